@@ -1,0 +1,1 @@
+"""Gamenight: a Discord bot for the office's card games."""

@@ -1,0 +1,9 @@
+"""The pure game engine: one protocol (ENGINE.md) for every game.
+
+No import of discord, asyncio, the database or the clock here or below.
+"""
+
+from bot.engine import games as _games  # noqa: F401 - fills GAMES
+from bot.engine.base import GAMES, Event, Game, IllegalAction, load_game, new_game
+
+__all__ = ["GAMES", "Event", "Game", "IllegalAction", "load_game", "new_game"]
