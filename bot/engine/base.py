@@ -13,8 +13,12 @@ Event: TypeAlias = dict[str, Any]
 """A JSON-compatible dict with a ``"type"`` key; the cogs render events."""
 Action: TypeAlias = Mapping[str, Any]
 
+SYSTEM = "@system"
+"""The actor id the bot uses for actions no player takes: a challenge expiring, a day voided
+at closing time, a turn timer firing. Never a Discord user id."""
 
-class IllegalAction(ValueError):  # noqa: N818 - the protocol's name (ENGINE.md)
+
+class IllegalAction(ValueError):
     """An action that is not legal for that player now. The message says why, in plain words.
 
     ``key`` and ``params`` let the bot translate the message; ``str(err)`` is English.
@@ -100,7 +104,9 @@ def new_game(
     try:
         cls = GAMES[kind]
     except KeyError:
-        raise ValueError(f"unknown game {kind!r}; known games: {', '.join(sorted(GAMES))}") from None
+        raise ValueError(
+            f"unknown game {kind!r}; known games: {', '.join(sorted(GAMES))}"
+        ) from None
     if any(not isinstance(p, str) or not p for p in players):
         raise ValueError("players must be non-empty string ids")
     if len(set(players)) != len(players):
