@@ -1,1 +1,642 @@
-"""Placeholder until the papayoo engine lands."""
+"""Papayoo for 3 to 8 players (RULES.md section 2, ``seeds/papayoo.fr.md``).
+
+A round: deal, simultaneous pass to the left, the die picks the Papayoo suit,
+then tricks until the hands are empty. The lowest total after the last round wins.
+
+Actions (plain JSON dicts):
+
+- ``{"type": "pass", "cards": ["3S", ...]}`` during the pass. The pass is incremental:
+  ``legal_actions`` lists one single-card pass per card still in hand, and ``apply``
+  accepts 1 up to the remaining number of distinct cards from the hand. A player's pass
+  is locked once they have put aside exactly the pass size; the cards move to the left
+  neighbour only when every pass is locked, so nobody sees what they receive before
+  their own pass is locked. A client that knows the whole pass sends it at once.
+- ``{"type": "play", "card": "7H"}`` during the tricks.
+
+The dicts returned by ``legal_actions`` and ``auto_action`` are shared, prebuilt
+objects: treat them as read-only.
+
+``auto_action(player)`` is what the bot plays for an absent player: the lowest legal
+card in ``LOW_ORDER`` (lowest number first, ties in suit order S, H, D, C, then Payoo);
+during the pass, the lowest remaining cards in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
+from bot.engine.cards import SUITS, papayoo_deck, papayoo_number
+from bot.engine.rng import Rng
+
+KIND: Final = "papayoo"
+PAYOO: Final = "P"
+SUIT_ORDER: Final = (*SUITS, PAYOO)
+"""Suit order for sorting hands and breaking ties: spades, hearts, diamonds, clubs, Payoo."""
+SUIT_NAMES: Final[dict[str, str]] = {
+    "S": "spades",
+    "H": "hearts",
+    "D": "diamonds",
+    "C": "clubs",
+    "P": "Payoo",
+}
+DIE_FACES: Final = (*SUITS, *SUITS)
+"""The 8-sided die: each suit twice."""
+PAPAYOO_POINTS: Final = 40
+ROUND_TOTAL: Final = 250
+"""Payoos 1..20 sum to 210, plus the Papayoo's 40."""
+
+HAND_SIZE: Final[dict[int, int]] = {3: 20, 4: 15, 5: 12, 6: 10, 7: 8, 8: 7}
+PASS_SIZE: Final[dict[int, int]] = {3: 5, 4: 5, 5: 4, 6: 3, 7: 3, 8: 3}
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 8
+
+DEFAULTS: Final[dict[str, Any]] = {"rounds": 4, "turn_seconds": 90}
+ROUNDS_RANGE: Final = (1, 20)
+TURN_SECONDS_RANGE: Final = (15, 600)
+
+PASS: Final = "pass"  # noqa: S105 - the pass phase, not a password
+PLAY: Final = "play"
+OVER: Final = "over"
+
+# Lookup tables over the 60 cards, built once: the hot path never parses a card code.
+ALL_CARDS: Final = papayoo_deck(MIN_PLAYERS)
+SUIT: Final[dict[str, str]] = {c: ("P" if c[0] == "P" else c[-1]) for c in ALL_CARDS}
+NUMBER: Final[dict[str, int]] = {c: papayoo_number(c) for c in ALL_CARDS}
+HAND_ORDER: Final[dict[str, int]] = {
+    c: SUIT_ORDER.index(SUIT[c]) * 100 + NUMBER[c] for c in ALL_CARDS
+}
+"""How a hand is sorted: by suit (S, H, D, C, P), then number."""
+LOW_ORDER: Final[dict[str, int]] = {
+    c: NUMBER[c] * 10 + SUIT_ORDER.index(SUIT[c]) for c in ALL_CARDS
+}
+"""``auto_action``'s order: lowest number first, ties in suit order S, H, D, C, P."""
+POINTS: Final[dict[str, dict[str, int]]] = {
+    suit: {
+        c: (NUMBER[c] if SUIT[c] == PAYOO else PAPAYOO_POINTS if c == f"7{suit}" else 0)
+        for c in ALL_CARDS
+    }
+    for suit in SUITS
+}
+"""``POINTS[papayoo_suit][card]``: a Payoo its number, the Papayoo 40, the rest 0."""
+PLAY_ACTIONS: Final[dict[str, dict[str, Any]]] = {c: {"type": PLAY, "card": c} for c in ALL_CARDS}
+PASS_ACTIONS: Final[dict[str, dict[str, Any]]] = {
+    c: {"type": PASS, "cards": [c]} for c in ALL_CARDS
+}
+
+
+def _mention(player: str) -> str:
+    return f"<@{player}>"
+
+
+def _ranking(players: Sequence[str], scores: Sequence[int]) -> list[list[str]]:
+    """Players grouped by score, lowest first; equal scores share a group (seat order)."""
+    groups: dict[int, list[str]] = {}
+    for player, score in zip(players, scores, strict=True):
+        groups.setdefault(score, []).append(player)
+    return [groups[score] for score in sorted(groups)]
+
+
+def _check_range(name: str, val: int, low: int, high: int) -> None:
+    if not low <= val <= high:
+        raise ValueError(f"papayoo: option {name} must be between {low} and {high}, not {val}")
+
+
+@register
+class Papayoo(Game):
+    """The state machine. Seats are indexes into ``players``; the left neighbour is seat+1."""
+
+    kind = KIND
+
+    __slots__ = (
+        "_aside",
+        "_dealer",
+        "_hands",
+        "_history",
+        "_last_trick",
+        "_leader",
+        "_led",
+        "_locked",
+        "_n",
+        "_next",
+        "_phase",
+        "_players",
+        "_points",
+        "_received",
+        "_rng",
+        "_round",
+        "_rounds",
+        "_scores",
+        "_seat",
+        "_suit",
+        "_taken",
+        "_trick",
+        "_tricks",
+        "_turn",
+        "_turn_seconds",
+        "_won",
+    )
+
+    def __init__(self, players: Sequence[str], rounds: int, turn_seconds: int, rng: Rng) -> None:
+        n = len(players)
+        self._players = list(players)
+        self._n = n
+        self._seat = {p: i for i, p in enumerate(players)}
+        self._next = [(i + 1) % n for i in range(n)]
+        self._rounds = rounds
+        self._turn_seconds = turn_seconds
+        self._rng = rng
+        self._round = 0
+        self._dealer = 0
+        self._phase = PASS
+        self._hands: list[list[str]] = [[] for _ in range(n)]
+        self._aside: list[list[str]] = [[] for _ in range(n)]
+        """Cards put aside for the pass; after the exchange, the cards passed this round."""
+        self._locked = [False] * n
+        self._received: list[list[str]] | None = None
+        self._suit = ""
+        """The Papayoo suit of this round, ``""`` before the die."""
+        self._points: dict[str, int] = {}
+        self._leader = 0
+        self._turn = 0
+        self._trick: list[str] = []
+        self._led = ""
+        self._won: list[list[str]] = [[] for _ in range(n)]
+        self._taken = [0] * n
+        """Points taken in this round's tricks so far."""
+        self._tricks = [0] * n
+        self._scores = [0] * n
+        self._history: list[list[int]] = []
+        self._last_trick: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def new(cls, players: Sequence[str], seed: int, options: Mapping[str, Any]) -> Papayoo:
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ValueError(
+                f"papayoo needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
+            )
+        if any(not isinstance(p, str) or not p for p in players):
+            raise ValueError("players must be non-empty string ids")
+        if len(set(players)) != len(players):
+            raise ValueError("a player cannot take two seats")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed must be a whole number, not {seed!r}")
+        opts = check_options(options, DEFAULTS, KIND)
+        _check_range("rounds", opts["rounds"], *ROUNDS_RANGE)
+        if opts["turn_seconds"] != 0:
+            _check_range("turn_seconds (0 for no timer)", opts["turn_seconds"], *TURN_SECONDS_RANGE)
+        rng = Rng(seed)
+        game = cls(players, opts["rounds"], opts["turn_seconds"], rng)
+        game._dealer = rng.randbelow(len(players))
+        game._deal()
+        return game
+
+    def _deal(self) -> None:
+        """Start the next round: shuffle, deal from the dealer's left, open the pass."""
+        n = self._n
+        self._round += 1
+        deck = papayoo_deck(n)
+        self._rng.shuffle(deck)
+        size = HAND_SIZE[n]
+        key = HAND_ORDER.__getitem__
+        for i in range(n):
+            seat = (self._dealer + 1 + i) % n
+            self._hands[seat] = sorted(deck[i * size : (i + 1) * size], key=key)
+        self._phase = PASS
+        self._aside = [[] for _ in range(n)]
+        self._locked = [False] * n
+        self._received = None
+        self._suit = ""
+        self._points = {}
+        self._trick = []
+        self._led = ""
+        self._won = [[] for _ in range(n)]
+        self._taken = [0] * n
+        self._tricks = [0] * n
+        self._last_trick = None
+
+    def deal_event(self) -> Event:
+        """The ``deal`` event of the current round (``apply`` emits it for rounds 2+)."""
+        return {
+            "type": "deal",
+            "round": self._round,
+            "rounds": self._rounds,
+            "dealer": self._players[self._dealer],
+            "hand_size": HAND_SIZE[self._n],
+            "pass_size": PASS_SIZE[self._n],
+        }
+
+    # ------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": list(self._players),
+            "options": {"rounds": self._rounds, "turn_seconds": self._turn_seconds},
+            "rng": self._rng.state,
+            "round": self._round,
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "hands": [list(h) for h in self._hands],
+            "aside": [list(a) for a in self._aside],
+            "locked": list(self._locked),
+            "received": None if self._received is None else [list(r) for r in self._received],
+            "papayoo_suit": self._suit,
+            "leader": self._leader,
+            "turn": self._turn,
+            "trick": list(self._trick),
+            "led": self._led,
+            "won": [list(w) for w in self._won],
+            "taken": list(self._taken),
+            "tricks": list(self._tricks),
+            "scores": list(self._scores),
+            "history": [list(h) for h in self._history],
+            "last_trick": None
+            if self._last_trick is None
+            else {
+                **self._last_trick,
+                "players": list(self._last_trick["players"]),
+                "cards": list(self._last_trick["cards"]),
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Papayoo:
+        opts = data["options"]
+        game = cls(data["players"], opts["rounds"], opts["turn_seconds"], Rng(0))
+        game._rng.state = data["rng"]
+        game._round = data["round"]
+        game._dealer = data["dealer"]
+        game._phase = data["phase"]
+        game._hands = [list(h) for h in data["hands"]]
+        game._aside = [list(a) for a in data["aside"]]
+        game._locked = list(data["locked"])
+        received = data["received"]
+        game._received = None if received is None else [list(r) for r in received]
+        game._suit = data["papayoo_suit"]
+        game._points = POINTS[game._suit] if game._suit else {}
+        game._leader = data["leader"]
+        game._turn = data["turn"]
+        game._trick = list(data["trick"])
+        game._led = data["led"]
+        game._won = [list(w) for w in data["won"]]
+        game._taken = list(data["taken"])
+        game._tricks = list(data["tricks"])
+        game._scores = list(data["scores"])
+        game._history = [list(h) for h in data["history"]]
+        last = data["last_trick"]
+        game._last_trick = None if last is None else dict(last)
+        return game
+
+    # --------------------------------------------------------------- queries
+
+    def to_act(self) -> list[str]:
+        phase = self._phase
+        if phase == PLAY:
+            return [self._players[self._turn]]
+        if phase == PASS:
+            locked = self._locked
+            return [p for i, p in enumerate(self._players) if not locked[i]]
+        return []
+
+    def is_over(self) -> bool:
+        return self._phase == OVER
+
+    def legal_actions(self, player: str) -> list[dict[str, Any]]:
+        phase = self._phase
+        if phase == PLAY:
+            seat = self._turn
+            if self._players[seat] != player:
+                return []
+            hand = self._hands[seat]
+            if self._trick:
+                led = self._led
+                follow = [PLAY_ACTIONS[c] for c in hand if SUIT[c] == led]
+                if follow:
+                    return follow
+            return [PLAY_ACTIONS[c] for c in hand]
+        if phase == PASS:
+            seat_of = self._seat.get(player)
+            if seat_of is None or self._locked[seat_of]:
+                return []
+            return [PASS_ACTIONS[c] for c in self._hands[seat_of]]
+        return []
+
+    def auto_action(self, player: str) -> dict[str, Any]:
+        """The action the bot takes for an absent player when their timer fires.
+
+        Trick play: the lowest legal card in ``LOW_ORDER``. Pass: the remaining pass
+        cards, lowest first in the same order. Raises ``IllegalAction`` when the player
+        has nothing to do now.
+        """
+        phase = self._phase
+        if phase == OVER:
+            raise IllegalAction("the game is over", "papayoo.game_over")
+        seat = self._seat_of(player)
+        if phase == PASS:
+            if self._locked[seat]:
+                raise IllegalAction("your pass is already locked", "papayoo.pass_locked")
+            need = PASS_SIZE[self._n] - len(self._aside[seat])
+            cards = sorted(self._hands[seat], key=LOW_ORDER.__getitem__)[:need]
+            return {"type": PASS, "cards": cards}
+        self._check_turn(player)
+        legal = self.legal_actions(player)
+        return min(legal, key=lambda a: LOW_ORDER[a["card"]])
+
+    # ---------------------------------------------------------------- apply
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        phase = self._phase
+        if phase == PLAY:
+            # The hot path of every rollout, inlined.
+            seat = self._turn
+            if player != self._players[seat]:
+                self._check_turn(player)
+            if type(action) is not dict or action.get("type") != PLAY:
+                self._action_type(action, PLAY)
+            card = action.get("card")
+            hand = self._hands[seat]
+            if card not in hand:
+                raise IllegalAction(
+                    f"{card} is not in your hand", "papayoo.not_in_hand", card=str(card)
+                )
+            trick = self._trick
+            if not trick:
+                self._led = SUIT[card]
+            elif SUIT[card] != self._led:
+                self._check_void(hand)
+            hand.remove(card)
+            trick.append(card)
+            events: list[Event] = [{"type": "card_played", "player": player, "card": card}]
+            if len(trick) < self._n:
+                self._turn = self._next[seat]
+            else:
+                self._end_trick(events)
+            return events
+        if phase == PASS:
+            return self._apply_pass(player, action)
+        raise IllegalAction("the game is over", "papayoo.game_over")
+
+    def _seat_of(self, player: str) -> int:
+        seat = self._seat.get(player)
+        if seat is None:
+            raise IllegalAction(
+                f"{_mention(player)} is not playing in this game",
+                "papayoo.not_a_player",
+                player=player,
+            )
+        return seat
+
+    def _check_turn(self, player: str) -> None:
+        current = self._players[self._turn]
+        if player != current:
+            self._seat_of(player)
+            raise IllegalAction(
+                f"it is {_mention(current)}'s turn", "papayoo.not_your_turn", player=current
+            )
+
+    @staticmethod
+    def _action_type(action: Action, want: str) -> None:
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind == want:
+            return
+        if kind in (PASS, PLAY):
+            now = "pass cards" if want == PASS else "play a card"
+            raise IllegalAction(
+                f"it is time to {now}, not to {kind}", "papayoo.wrong_phase", expected=want
+            )
+        raise IllegalAction(
+            f"unknown action {kind!r}: expected {want!r}",
+            "papayoo.bad_action",
+            expected=want,
+            got=str(kind),
+        )
+
+    def _apply_pass(self, player: str, action: Action) -> list[Event]:
+        seat = self._seat_of(player)
+        if self._locked[seat]:
+            raise IllegalAction("your pass is already locked", "papayoo.pass_locked")
+        if type(action) is not dict or action.get("type") != PASS:
+            self._action_type(action, PASS)
+        cards = action.get("cards")
+        if not isinstance(cards, list):
+            raise IllegalAction(
+                "a pass needs a list of cards", "papayoo.bad_action", expected=PASS, got="cards"
+            )
+        size = PASS_SIZE[self._n]
+        aside = self._aside[seat]
+        need = size - len(aside)
+        if not 1 <= len(cards) <= need:
+            if aside:
+                raise IllegalAction(
+                    f"you must pass {need} more cards, not {len(cards)}",
+                    "papayoo.pass_size",
+                    need=need,
+                    size=size,
+                    got=len(cards),
+                )
+            raise IllegalAction(
+                f"you must pass {size} cards, not {len(cards)}",
+                "papayoo.pass_size",
+                need=need,
+                size=size,
+                got=len(cards),
+            )
+        hand = self._hands[seat]
+        for card in cards:
+            if card not in hand:
+                raise IllegalAction(
+                    f"{card} is not in your hand", "papayoo.not_in_hand", card=str(card)
+                )
+        if len(set(cards)) != len(cards):
+            raise IllegalAction(
+                "you cannot pass the same card twice", "papayoo.pass_duplicate", cards=cards[:]
+            )
+        for card in cards:
+            hand.remove(card)
+            aside.append(card)
+        if len(aside) < size:
+            return []
+        self._locked[seat] = True
+        events: list[Event] = [{"type": "pass_locked", "player": player}]
+        if all(self._locked):
+            self._exchange(events)
+        return events
+
+    def _exchange(self, events: list[Event]) -> None:
+        """Every pass is locked: each goes to the left neighbour, then the die is thrown."""
+        n = self._n
+        key = HAND_ORDER.__getitem__
+        received: list[list[str]] = [[] for _ in range(n)]
+        for seat in range(n):
+            left = self._next[seat]
+            received[left] = sorted(self._aside[seat], key=key)
+        for seat in range(n):
+            hand = self._hands[seat]
+            hand.extend(received[seat])
+            hand.sort(key=key)
+        self._received = received
+        events.append({"type": "pass_complete", "round": self._round})
+        suit = DIE_FACES[self._rng.randbelow(len(DIE_FACES))]
+        self._suit = suit
+        self._points = POINTS[suit]
+        events.append(
+            {
+                "type": "die",
+                "suit": suit,
+                "papayoo": f"7{suit}",
+                "player": self._players[self._dealer],
+            }
+        )
+        self._phase = PLAY
+        self._leader = self._turn = self._dealer
+        self._trick = []
+        self._led = ""
+
+    def _check_void(self, hand: list[str]) -> None:
+        """A card off the led suit is legal only when the hand holds none of that suit."""
+        led = self._led
+        follow = [c for c in hand if SUIT[c] == led]
+        if follow:
+            raise IllegalAction(
+                f"you must follow {SUIT_NAMES[led]}: you hold {', '.join(follow)}",
+                "papayoo.must_follow",
+                suit=led,
+                cards=follow,
+            )
+
+    def _end_trick(self, events: list[Event]) -> None:
+        """The highest card of the led suit takes the trick and leads the next."""
+        trick = self._trick
+        led = self._led
+        best = 0
+        win_k = 0
+        for k, c in enumerate(trick):
+            if SUIT[c] == led and NUMBER[c] > best:
+                best = NUMBER[c]
+                win_k = k
+        n = self._n
+        leader = self._leader
+        winner = (leader + win_k) % n
+        points = self._points
+        gained = sum([points[c] for c in trick])
+        self._won[winner].extend(trick)
+        self._taken[winner] += gained
+        self._tricks[winner] += 1
+        players = self._players
+        order = players[leader:] + players[:leader]
+        self._last_trick = {
+            "winner": players[winner],
+            "players": order,
+            "cards": trick,
+            "points": gained,
+        }
+        events.append(
+            {
+                "type": "trick_won",
+                "winner": players[winner],
+                "players": order[:],
+                "cards": trick[:],
+                "points": gained,
+            }
+        )
+        self._trick = []
+        self._led = ""
+        self._leader = self._turn = winner
+        if not self._hands[winner]:
+            self._end_round(events)
+
+    def _end_round(self, events: list[Event]) -> None:
+        players = self._players
+        taken = self._taken
+        self._history.append(list(taken))
+        scores = self._scores
+        for i, pts in enumerate(taken):
+            scores[i] += pts
+        events.append(
+            {
+                "type": "round_over",
+                "round": self._round,
+                "points": dict(zip(players, taken, strict=True)),
+                "totals": dict(zip(players, scores, strict=True)),
+            }
+        )
+        if self._round >= self._rounds:
+            self._phase = OVER
+            events.append(
+                {
+                    "type": "game_over",
+                    "ranking": _ranking(players, scores),
+                    "scores": dict(zip(players, scores, strict=True)),
+                }
+            )
+            return
+        self._dealer = self._next[self._dealer]
+        self._deal()
+        events.append(self.deal_event())
+
+    # ---------------------------------------------------------------- views
+
+    def public_view(self) -> dict[str, Any]:
+        players = self._players
+        n = self._n
+        in_pass = self._phase == PASS
+        leader = self._leader
+        last = self._last_trick
+        return {
+            "kind": KIND,
+            "players": list(players),
+            "phase": self._phase,
+            "round": self._round,
+            "rounds": self._rounds,
+            "turn_seconds": self._turn_seconds,
+            "dealer": players[self._dealer],
+            "pass_size": PASS_SIZE[n],
+            "pass_locked": [p for i, p in enumerate(players) if self._locked[i]],
+            "to_act": self.to_act(),
+            "turn": players[self._turn] if self._phase == PLAY else None,
+            "papayoo_suit": self._suit or None,
+            "papayoo": f"7{self._suit}" if self._suit else None,
+            "leader": players[leader] if self._phase == PLAY else None,
+            "led_suit": self._led or None,
+            "trick": [
+                {"player": players[(leader + k) % n], "card": c} for k, c in enumerate(self._trick)
+            ],
+            "last_trick": None
+            if last is None
+            else {**last, "players": list(last["players"]), "cards": list(last["cards"])},
+            # During the pass a hand counts its put-aside cards: the count reveals nothing.
+            "hand_sizes": {
+                p: len(self._hands[i]) + (len(self._aside[i]) if in_pass else 0)
+                for i, p in enumerate(players)
+            },
+            "tricks_taken": dict(zip(players, self._tricks, strict=True)),
+            "round_points": dict(zip(players, self._taken, strict=True)),
+            "scores": dict(zip(players, self._scores, strict=True)),
+            "history": [dict(zip(players, h, strict=True)) for h in self._history],
+        }
+
+    def view(self, player: str) -> dict[str, Any]:
+        view = self.public_view()
+        seat = self._seat.get(player)
+        if seat is None:
+            return view
+        key = HAND_ORDER.__getitem__
+        view["player"] = player
+        view["hand"] = sorted(self._hands[seat], key=key)
+        view["passed"] = sorted(self._aside[seat], key=key)
+        view["received"] = None if self._received is None else list(self._received[seat])
+        view["legal"] = [
+            a["card"] if self._phase == PLAY else a["cards"][0] for a in self.legal_actions(player)
+        ]
+        return view
+
+    def result(self) -> dict[str, Any]:
+        players = self._players
+        return {
+            "ranking": _ranking(players, self._scores),
+            "scores": dict(zip(players, self._scores, strict=True)),
+            "rounds": [dict(zip(players, h, strict=True)) for h in self._history],
+        }
