@@ -24,7 +24,7 @@ during the pass, the lowest remaining cards in the same order.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
 from bot.engine.cards import SUITS, papayoo_deck, papayoo_number
@@ -356,12 +356,10 @@ class Papayoo(Game):
                 self._check_turn(player)
             if type(action) is not dict or action.get("type") != PLAY:
                 self._action_type(action, PLAY)
-            card = action.get("card")
+            card: str = action.get("card", "")
             hand = self._hands[seat]
             if card not in hand:
-                raise IllegalAction(
-                    f"{card} is not in your hand", "papayoo.not_in_hand", card=str(card)
-                )
+                self._refuse_card(card)
             trick = self._trick
             if not trick:
                 self._led = SUIT[card]
@@ -447,9 +445,7 @@ class Papayoo(Game):
         hand = self._hands[seat]
         for card in cards:
             if card not in hand:
-                raise IllegalAction(
-                    f"{card} is not in your hand", "papayoo.not_in_hand", card=str(card)
-                )
+                self._refuse_card(card)
         if len(set(cards)) != len(cards):
             raise IllegalAction(
                 "you cannot pass the same card twice", "papayoo.pass_duplicate", cards=cards[:]
@@ -494,6 +490,14 @@ class Papayoo(Game):
         self._leader = self._turn = self._dealer
         self._trick = []
         self._led = ""
+
+    @staticmethod
+    def _refuse_card(card: Any) -> NoReturn:
+        if not isinstance(card, str) or not card:
+            raise IllegalAction(
+                "a play needs one card code", "papayoo.bad_action", expected=PLAY, got="card"
+            )
+        raise IllegalAction(f"{card} is not in your hand", "papayoo.not_in_hand", card=card)
 
     def _check_void(self, hand: list[str]) -> None:
         """A card off the led suit is legal only when the hand holds none of that suit."""
