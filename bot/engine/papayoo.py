@@ -80,10 +80,47 @@ POINTS: Final[dict[str, dict[str, int]]] = {
     for suit in SUITS
 }
 """``POINTS[papayoo_suit][card]``: a Payoo its number, the Papayoo 40, the rest 0."""
+LED_STRENGTH: Final[dict[str, dict[str, int]]] = {
+    led: {c: (NUMBER[c] if SUIT[c] == led else 0) for c in ALL_CARDS} for led in SUIT_ORDER
+}
+"""``LED_STRENGTH[led_suit][card]``: its number when it follows the led suit, else 0."""
 PLAY_ACTIONS: Final[dict[str, dict[str, Any]]] = {c: {"type": PLAY, "card": c} for c in ALL_CARDS}
 PASS_ACTIONS: Final[dict[str, dict[str, Any]]] = {
     c: {"type": PASS, "cards": [c]} for c in ALL_CARDS
 }
+
+
+def _shuffle_plan(size: int, cap: int = 1 << 60) -> list[tuple[int, tuple[int, ...]]]:
+    """Fisher-Yates bounds ``size, size-1, .., 2`` grouped so each group's product <= cap."""
+    groups: list[tuple[int, tuple[int, ...]]] = []
+    bound = size
+    while bound > 1:
+        bounds: list[int] = []
+        product = 1
+        while bound > 1 and product * bound <= cap:
+            product *= bound
+            bounds.append(bound)
+            bound -= 1
+        groups.append((product, tuple(bounds)))
+    return groups
+
+
+SHUFFLE_PLANS: Final = {size: _shuffle_plan(size) for size in (56, 60)}
+
+
+def _shuffle(rng: Rng, deck: list[str]) -> None:
+    """Fisher-Yates, exactly uniform like ``Rng.shuffle`` but about 4x faster.
+
+    One ``randbelow`` of a product of consecutive bounds is split into its mixed-radix
+    digits, each uniform in its own range: about 6 draws per deck instead of 59.
+    """
+    randbelow = rng.randbelow
+    for product, bounds in SHUFFLE_PLANS[len(deck)]:
+        r = randbelow(product)
+        for bound in bounds:
+            r, j = divmod(r, bound)
+            i = bound - 1
+            deck[i], deck[j] = deck[j], deck[i]
 
 
 def _mention(player: str) -> str:
@@ -199,7 +236,7 @@ class Papayoo(Game):
         n = self._n
         self._round += 1
         deck = papayoo_deck(n)
-        self._rng.shuffle(deck)
+        _shuffle(self._rng, deck)
         size = HAND_SIZE[n]
         key = HAND_ORDER.__getitem__
         for i in range(n):
@@ -413,7 +450,9 @@ class Papayoo(Game):
         )
 
     def _apply_pass(self, player: str, action: Action) -> list[Event]:
-        seat = self._seat_of(player)
+        seat = self._seat.get(player)
+        if seat is None:
+            seat = self._seat_of(player)
         if self._locked[seat]:
             raise IllegalAction("your pass is already locked", "papayoo.pass_locked")
         if type(action) is not dict or action.get("type") != PASS:
@@ -514,18 +553,12 @@ class Papayoo(Game):
     def _end_trick(self, events: list[Event]) -> None:
         """The highest card of the led suit takes the trick and leads the next."""
         trick = self._trick
-        led = self._led
-        best = 0
-        win_k = 0
-        for k, c in enumerate(trick):
-            if SUIT[c] == led and NUMBER[c] > best:
-                best = NUMBER[c]
-                win_k = k
+        strength = list(map(LED_STRENGTH[self._led].__getitem__, trick))
+        win_k = strength.index(max(strength))
         n = self._n
         leader = self._leader
         winner = (leader + win_k) % n
-        points = self._points
-        gained = sum([points[c] for c in trick])
+        gained = sum(map(self._points.__getitem__, trick))
         self._won[winner].extend(trick)
         self._taken[winner] += gained
         self._tricks[winner] += 1

@@ -10,7 +10,8 @@ import pytest
 
 from bot.engine import IllegalAction, load_game, new_game
 from bot.engine.cards import SUITS, papayoo_deck
-from bot.engine.papayoo import HAND_ORDER, HAND_SIZE, PASS_SIZE, Papayoo
+from bot.engine.papayoo import HAND_ORDER, HAND_SIZE, PASS_SIZE, Papayoo, _shuffle
+from bot.engine.rng import Rng
 
 PLAYERS = ["111", "222", "333", "444", "555", "666", "777", "888"]
 
@@ -628,3 +629,25 @@ def test_bad_players() -> None:
         Papayoo.new(["1", "2", ""], 1, {})
     with pytest.raises(ValueError, match="seed"):
         Papayoo.new(["1", "2", "3"], "x", {})  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- shuffle
+
+
+@pytest.mark.parametrize("size", [56, 60])
+def test_shuffle_is_a_uniform_permutation(size: int) -> None:
+    rng = Rng(12345)
+    deck = papayoo_deck(8 if size == 56 else 3)
+    first: Counter[str] = Counter()
+    where: Counter[int] = Counter()
+    shuffles = 6000
+    for _ in range(shuffles):
+        cards = list(deck)
+        _shuffle(rng, cards)
+        assert sorted(cards) == sorted(deck)
+        first[cards[0]] += 1
+        where[cards.index("P20")] += 1
+    expected = shuffles / size
+    assert len(first) == size and len(where) == size
+    assert all(0.6 * expected < k < 1.4 * expected for k in first.values())
+    assert all(0.6 * expected < k < 1.4 * expected for k in where.values())
