@@ -1,0 +1,109 @@
+"""Persistence: every SQL statement of the bot lives in this package.
+
+``Store`` gathers the repositories; the bot exposes it as ``bot.store`` and the connection
+as ``bot.db``::
+
+    bot.store.games      GameStore          games + act() (the one way a move is saved)
+    bot.store.settings   GuildSettingsStore per-guild settings
+    bot.store.timers     TimerStore         durable deadlines (use bot.timers to schedule)
+    bot.store.private    PrivateStore       DMs that could not be delivered
+    bot.store.days       SpayeDayStore      one Späye per guild per day
+    bot.store.titles     MonthTitleStore    monthly titles and their bonuses
+    bot.store.results    ResultStore        finished games' lines, per-guild stats
+    bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
+"""
+
+from __future__ import annotations
+
+from bot.clock import Clock
+from bot.storage.db import Database, DatabaseClosed
+from bot.storage.games import (
+    GameClosed,
+    GameNotFound,
+    GameStore,
+    KindHooks,
+    StaleGame,
+    default_results,
+    default_status,
+)
+from bot.storage.guilds import SETTING_FIELDS, GuildSettingsStore
+from bot.storage.migrations import MIGRATIONS, migrate
+from bot.storage.models import (
+    TITLES,
+    ActOutcome,
+    GameResult,
+    GameStatus,
+    GuildSettings,
+    MonthTitle,
+    PendingPrivate,
+    PlayerResult,
+    PlayerStats,
+    SpayeDay,
+    StoredGame,
+    Timer,
+    Title,
+)
+from bot.storage.private import PrivateStore
+from bot.storage.results import ResultStore, SchedulerRunStore
+from bot.storage.spaye import DayAlreadyOpened, MonthTitleStore, SpayeDayStore
+from bot.storage.timers import TimerStore
+
+__all__ = [
+    "MIGRATIONS",
+    "SETTING_FIELDS",
+    "TITLES",
+    "ActOutcome",
+    "Database",
+    "DatabaseClosed",
+    "DayAlreadyOpened",
+    "GameClosed",
+    "GameNotFound",
+    "GameResult",
+    "GameStatus",
+    "GameStore",
+    "GuildSettings",
+    "GuildSettingsStore",
+    "KindHooks",
+    "MonthTitle",
+    "MonthTitleStore",
+    "PendingPrivate",
+    "PlayerResult",
+    "PlayerStats",
+    "PrivateStore",
+    "ResultStore",
+    "SchedulerRunStore",
+    "SpayeDay",
+    "SpayeDayStore",
+    "StaleGame",
+    "Store",
+    "StoredGame",
+    "Timer",
+    "TimerStore",
+    "Title",
+    "default_results",
+    "default_status",
+    "migrate",
+]
+
+
+class Store:
+    """All repositories over one :class:`Database`."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.games = GameStore(db, clock)
+        self.settings = GuildSettingsStore(db, clock)
+        self.timers = TimerStore(db, clock)
+        self.private = PrivateStore(db, clock)
+        self.days = SpayeDayStore(db, clock)
+        self.titles = MonthTitleStore(db, clock)
+        self.results = ResultStore(db)
+        self.runs = SchedulerRunStore(db, clock)
+
+    async def open(self) -> int:
+        """Open the database and migrate it; returns the schema version."""
+        await self.db.open()
+        return await migrate(self.db)
+
+    async def close(self) -> None:
+        await self.db.close()

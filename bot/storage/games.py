@@ -1,0 +1,415 @@
+"""Games: create, load, and :meth:`GameStore.act`, the one way a move is saved.
+
+Every cog handles an action the same way::
+
+    stored, events = await bot.store.games.act(game_id, interaction.user.id, action)
+    # committed: now render `events` and answer Discord
+
+``act`` serializes actions per game (an asyncio lock), applies the action with the engine,
+and saves the new state, version and status in one ``BEGIN IMMEDIATE`` transaction. An
+``IllegalAction`` propagates and nothing is written. A double click runs twice in a row: the
+second call sees the state the first one saved and gets ``IllegalAction``.
+
+When an action ends a game, its results are written to ``game_results`` in the same
+transaction (see :meth:`GameStore.register_kind` to shape them per kind).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypeAlias
+
+import aiosqlite
+
+from bot.clock import Clock, from_iso, to_iso
+from bot.engine import Event, Game, IllegalAction, load_game
+from bot.storage.db import Database
+from bot.storage.models import ActOutcome, GameStatus, PlayerResult, StoredGame
+
+__all__ = [
+    "GameClosed",
+    "GameNotFound",
+    "GameStore",
+    "KindHooks",
+    "ResultsFn",
+    "StaleGame",
+    "StatusFn",
+    "TxHook",
+    "default_results",
+    "default_status",
+]
+
+log = logging.getLogger("gamenight.storage.games")
+
+StatusFn: TypeAlias = Callable[[Game], GameStatus]
+"""Decides a game's stored status after a move (``active``, ``over`` or ``voided``)."""
+ResultsFn: TypeAlias = Callable[[StoredGame], list[PlayerResult]]
+"""Turns a game that just finished into its ``game_results`` lines."""
+TxHook: TypeAlias = Callable[[StoredGame, list[Event]], Awaitable[None]]
+"""Extra writes run inside ``act``'s transaction (after the save, before the commit)."""
+
+
+class GameNotFound(LookupError):
+    """No game with that id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game #{game_id}")
+        self.game_id = game_id
+
+
+class GameClosed(IllegalAction):
+    """An action on a game that is over or voided."""
+
+    def __init__(self, game_id: int, status: GameStatus) -> None:
+        super().__init__(
+            f"game #{game_id} is {status}; it takes no more moves",
+            "game.closed",
+            game_id=game_id,
+            status=status,
+        )
+
+
+class StaleGame(RuntimeError):
+    """The row changed under us (another process wrote it); nothing was saved."""
+
+
+def default_status(game: Game) -> GameStatus:
+    """``over`` once the engine says so, ``voided`` if its result says ``"voided": true``."""
+    if not game.is_over():
+        return "active"
+    result = game.result()
+    if result.get("voided") is True or result.get("status") == "voided":
+        return "voided"
+    return "over"
+
+
+def default_results(stored: StoredGame) -> list[PlayerResult]:
+    """Results from the engine's ``result()``: rank from ``ranking``, points from ``scores``.
+
+    Tied players share a rank (1, 1, 3...); rank 1 wins. Seats whose id is not a Discord
+    user id (numeric) get no line.
+    """
+    result = stored.game.result()
+    ranking: list[list[str]] = result.get("ranking") or []
+    scores: dict[str, Any] = result.get("scores") or {}
+    rounds = result.get("rounds")
+    ranks: dict[str, int] = {}
+    place = 1
+    for group in ranking:
+        for player in group:
+            ranks[player] = place
+        place += len(group)
+    lines = []
+    for player in dict.fromkeys([*ranks, *scores]):
+        if not str(player).isdigit():
+            continue
+        score = scores.get(player, 0)
+        lines.append(
+            PlayerResult(
+                user_id=int(player),
+                points=int(score) if isinstance(score, int | float) else 0,
+                won=ranks.get(player) == 1,
+                rank=ranks.get(player),
+                rounds=rounds if isinstance(rounds, int) else 0,
+            )
+        )
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class KindHooks:
+    """How the store treats one game kind (registered by its cog)."""
+
+    status: StatusFn = default_status
+    results: ResultsFn = default_results
+
+
+def _dumps(value: Mapping[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+_SELECT = (
+    "SELECT id, kind, guild_id, channel_id, status, state, meta, version, created_at, updated_at"
+    " FROM games"
+)
+
+
+def _row_to_game(row: sqlite3.Row) -> StoredGame:
+    return StoredGame(
+        id=row["id"],
+        kind=row["kind"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        status=row["status"],
+        game=load_game(row["state"]),
+        meta=json.loads(row["meta"]),
+        version=row["version"],
+        created_at=from_iso(row["created_at"]),
+        updated_at=from_iso(row["updated_at"]),
+    )
+
+
+async def insert_game(
+    conn: aiosqlite.Connection,
+    *,
+    kind: str,
+    guild_id: int,
+    channel_id: int,
+    game: Game,
+    meta: Mapping[str, Any],
+    now: str,
+) -> int:
+    """INSERT one game row inside the caller's transaction; returns its id."""
+    if game.kind != kind:
+        raise ValueError(f"a {game.kind} game cannot be stored as {kind}")
+    status = "over" if game.is_over() else "active"
+    async with conn.execute(
+        "INSERT INTO games (kind, guild_id, channel_id, status, state, meta, version,"
+        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)",
+        (kind, guild_id, channel_id, status, game.dumps(), _dumps(meta), now, now),
+    ) as cur:
+        game_id = cur.lastrowid
+    if game_id is None:
+        raise RuntimeError("the game row got no id")
+    return game_id
+
+
+async def fetch_game(conn: aiosqlite.Connection, game_id: int) -> StoredGame | None:
+    async with conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)) as cur:
+        row = await cur.fetchone()
+    return None if row is None else _row_to_game(row)
+
+
+async def _save(conn: aiosqlite.Connection, new: StoredGame, expected_version: int) -> None:
+    async with conn.execute(
+        "UPDATE games SET state = ?, status = ?, meta = ?, version = ?, updated_at = ?"
+        " WHERE id = ? AND version = ?",
+        (
+            new.game.dumps(),
+            new.status,
+            _dumps(new.meta),
+            new.version,
+            to_iso(new.updated_at),
+            new.id,
+            expected_version,
+        ),
+    ) as cur:
+        if cur.rowcount != 1:
+            raise StaleGame(f"game #{new.id} is no longer at version {expected_version}")
+
+
+async def _record_results(
+    conn: aiosqlite.Connection, stored: StoredGame, lines: list[PlayerResult]
+) -> None:
+    await conn.executemany(
+        "INSERT OR REPLACE INTO game_results (game_id, guild_id, kind, user_id, points, won,"
+        " rank, rounds, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                stored.id,
+                stored.guild_id,
+                stored.kind,
+                line.user_id,
+                line.points,
+                int(line.won),
+                line.rank,
+                line.rounds,
+                _dumps(line.details),
+                to_iso(stored.updated_at),
+            )
+            for line in lines
+        ],
+    )
+
+
+class GameStore:
+    """The ``games`` table. Available to cogs as ``bot.store.games``."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._hooks: dict[str, KindHooks] = {}
+
+    # -- per-kind behaviour ---------------------------------------------------------------
+
+    def register_kind(
+        self, kind: str, *, status: StatusFn | None = None, results: ResultsFn | None = None
+    ) -> None:
+        """Override how ``kind`` games get their status and results (defaults: engine result)."""
+        self._hooks[kind] = KindHooks(
+            status=status or default_status, results=results or default_results
+        )
+
+    def hooks(self, kind: str) -> KindHooks:
+        return self._hooks.get(kind) or KindHooks()
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that serializes every change to one game (held by ``act``)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    # -- reads ----------------------------------------------------------------------------
+
+    async def get(self, game_id: int) -> StoredGame | None:
+        """The game, or ``None`` when there is no such id."""
+        async with self._db.read() as conn:
+            return await fetch_game(conn, game_id)
+
+    async def require(self, game_id: int) -> StoredGame:
+        """The game; raises :class:`GameNotFound` when there is no such id."""
+        stored = await self.get(game_id)
+        if stored is None:
+            raise GameNotFound(game_id)
+        return stored
+
+    async def find(
+        self,
+        *,
+        guild_id: int | None = None,
+        kind: str | None = None,
+        channel_id: int | None = None,
+        status: GameStatus | None = "active",
+        limit: int = 100,
+    ) -> list[StoredGame]:
+        """Games matching every given filter, newest first (active ones by default).
+
+        Rows whose kind has no engine loaded are skipped (and logged).
+        """
+        sql = f"{_SELECT} WHERE 1 = 1"
+        params: list[Any] = []
+        for column, value in (
+            ("guild_id", guild_id),
+            ("kind", kind),
+            ("channel_id", channel_id),
+            ("status", status),
+        ):
+            if value is not None:
+                sql += f" AND {column} = ?"
+                params.append(value)
+        sql += " ORDER BY id DESC LIMIT ?"
+        params.append(limit)
+        rows = await self._db.fetchall(sql, params)
+        games = []
+        for row in rows:
+            try:
+                games.append(_row_to_game(row))
+            except ValueError:
+                log.warning("game not loadable", extra={"game_id": row["id"], "kind": row["kind"]})
+        return games
+
+    # -- writes ---------------------------------------------------------------------------
+
+    async def create(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        game: Game,
+        meta: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Store a new game (version 1); returns its id."""
+        async with self._db.transaction() as conn:
+            return await insert_game(
+                conn,
+                kind=kind,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                meta=meta or {},
+                now=to_iso(self._clock.now()),
+            )
+
+    async def act(
+        self,
+        game_id: int,
+        player_id: str | int,
+        action: Mapping[str, Any],
+        *,
+        meta_update: Mapping[str, Any] | None = None,
+        in_tx: TxHook | None = None,
+    ) -> ActOutcome:
+        """Apply one player's action and commit it; returns ``(stored_game, events)``.
+
+        - ``player_id``: a Discord user id (int or str) or ``bot.engine.SYSTEM``.
+        - ``meta_update``: keys merged (shallowly) into the game's ``meta`` in the same save.
+        - ``in_tx``: ``async (stored, events) -> None`` run inside the transaction, for writes
+          that must commit with the move (spending a title bonus, scheduling a timer through
+          ``bot.store.timers``); raising there rolls everything back.
+
+        Raises ``IllegalAction`` (nothing written) when the engine refuses the action,
+        :class:`GameClosed` (an ``IllegalAction``) when the game is over or voided, and
+        :class:`GameNotFound` for an unknown id.
+        """
+        async with self.lock(game_id):
+            stored = await self.require(game_id)
+            if not stored.is_active:
+                raise GameClosed(game_id, stored.status)
+            game = stored.game
+            events = game.apply(str(player_id), action)
+            hooks = self.hooks(stored.kind)
+            new = replace(
+                stored,
+                game=game,
+                status=hooks.status(game),
+                meta={**stored.meta, **meta_update} if meta_update else stored.meta,
+                version=stored.version + 1,
+                updated_at=self._clock.now(),
+            )
+            lines = hooks.results(new) if new.status == "over" else []
+            async with self._db.transaction() as conn:
+                await _save(conn, new, stored.version)
+                if lines:
+                    await _record_results(conn, new, lines)
+                if in_tx is not None:
+                    await in_tx(new, events)
+            log.debug(
+                "game saved",
+                extra={"game_id": game_id, "version": new.version, "status": new.status},
+            )
+            return ActOutcome(new, events)
+
+    async def update_meta(self, game_id: int, meta_update: Mapping[str, Any]) -> StoredGame:
+        """Merge keys into a game's ``meta`` (e.g. the id of the message showing the board)."""
+        async with self.lock(game_id):
+            stored = await self.require(game_id)
+            new = replace(
+                stored,
+                meta={**stored.meta, **meta_update},
+                version=stored.version + 1,
+                updated_at=self._clock.now(),
+            )
+            async with self._db.transaction() as conn:
+                await _save(conn, new, stored.version)
+            return new
+
+    async def set_status(self, game_id: int, status: GameStatus) -> StoredGame:
+        """Force a status (an admin abandoning a game: ``voided``). Returns the saved game.
+
+        Voiding deletes the game's results and gives back any title bonus spent in it (a
+        trigger keeps ``spaye_days`` in step). ``over`` records results if the engine agrees
+        the game is finished.
+        """
+        async with self.lock(game_id):
+            stored = await self.require(game_id)
+            if stored.status == status:
+                return stored
+            new = replace(
+                stored, status=status, version=stored.version + 1, updated_at=self._clock.now()
+            )
+            finished = status == "over" and new.game.is_over()
+            lines = self.hooks(new.kind).results(new) if finished else []
+            async with self._db.transaction() as conn:
+                await _save(conn, new, stored.version)
+                if lines:
+                    await _record_results(conn, new, lines)
+            return new

@@ -1,0 +1,196 @@
+"""Numbered schema migrations, applied at start-up in one transaction.
+
+The schema version is SQLite's ``PRAGMA user_version``. To change the schema, append a
+``Migration(n + 1, ...)``; never edit one that has shipped. The migrations are Python strings
+(not ``.sql`` files) so they travel with the package whatever way it is installed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from bot.storage.db import Database
+
+__all__ = ["MIGRATIONS", "Migration", "migrate", "split_statements"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+_INITIAL = """
+-- One row per game of any kind. `state` is the engine's dumps(); `meta` is the cog's own
+-- data (message ids, host, lobby); `version` grows by one on every save.
+CREATE TABLE games (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT    NOT NULL,
+    guild_id    INTEGER NOT NULL,
+    channel_id  INTEGER NOT NULL,
+    status      TEXT    NOT NULL DEFAULT 'active'
+                        CHECK (status IN ('active', 'over', 'voided')),
+    state       TEXT    NOT NULL CHECK (json_valid(state)),
+    meta        TEXT    NOT NULL DEFAULT '{}'
+                        CHECK (json_valid(meta) AND json_type(meta) = 'object'),
+    version     INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+    created_at  TEXT    NOT NULL,
+    updated_at  TEXT    NOT NULL
+);
+CREATE INDEX games_by_guild ON games (guild_id, kind, status);
+CREATE INDEX games_by_channel ON games (channel_id, status);
+
+-- Per-guild settings; a guild without a row uses the defaults. A NULL locale means
+-- "the guild's preferred locale".
+CREATE TABLE guild_settings (
+    guild_id                  INTEGER PRIMARY KEY,
+    timezone                  TEXT    NOT NULL DEFAULT 'UTC',
+    spaye_close               TEXT    NOT NULL DEFAULT '23:59'
+                                      CHECK (spaye_close GLOB '[0-2][0-9]:[0-5][0-9]'),
+    announce_channel_id       INTEGER,
+    challenge_expiry_minutes  INTEGER NOT NULL DEFAULT 10
+                                      CHECK (challenge_expiry_minutes BETWEEN 1 AND 1440),
+    committee_role_id         INTEGER,
+    default_exercise          TEXT    NOT NULL DEFAULT 'push-ups',
+    locale                    TEXT    CHECK (locale IN ('en', 'fr')),
+    updated_at                TEXT    NOT NULL
+);
+
+-- Durable deadlines (a challenge expiring, a day closing). `due_at` is fixed-width UTC
+-- ISO 8601 so text order is time order. Rescheduling a key replaces its row with a new
+-- id (AUTOINCREMENT never reuses one), so a run marks done only the row it ran.
+CREATE TABLE timers (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    key         TEXT    NOT NULL UNIQUE,
+    kind        TEXT    NOT NULL,
+    due_at      TEXT    NOT NULL,
+    payload     TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(payload)),
+    done        INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    last_error  TEXT,
+    created_at  TEXT    NOT NULL,
+    done_at     TEXT
+);
+CREATE INDEX timers_pending ON timers (due_at) WHERE done = 0;
+
+-- Private content that could not be sent as a DM (DMs closed), shown ephemerally on the
+-- user's next interaction. The row stays after delivery (pending = 0) so that the
+-- "your DMs are closed" notice is given once per key.
+CREATE TABLE pending_private (
+    user_id     INTEGER NOT NULL,
+    key         TEXT    NOT NULL,
+    content     TEXT,
+    embeds      TEXT    CHECK (embeds IS NULL OR json_valid(embeds)),
+    pending     INTEGER NOT NULL DEFAULT 1 CHECK (pending IN (0, 1)),
+    notified    INTEGER NOT NULL DEFAULT 0 CHECK (notified IN (0, 1)),
+    locale      TEXT,
+    updated_at  TEXT    NOT NULL,
+    PRIMARY KEY (user_id, key)
+) WITHOUT ROWID;
+
+-- At most one Späye per guild per calendar day (in the guild's time zone), even voided.
+CREATE TABLE spaye_days (
+    guild_id  INTEGER NOT NULL,
+    day       TEXT    NOT NULL
+                      CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+    game_id   INTEGER NOT NULL UNIQUE REFERENCES games (id),
+    status    TEXT    NOT NULL DEFAULT 'active'
+                      CHECK (status IN ('active', 'over', 'voided')),
+    PRIMARY KEY (guild_id, day)
+);
+
+-- Monthly Späye titles; `month` is the month they were earned in, the bonus is for the
+-- next one. `bonus_used_game_id` is the Späye where the bonus was spent.
+CREATE TABLE month_titles (
+    guild_id            INTEGER NOT NULL,
+    month               TEXT    NOT NULL CHECK (month GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'),
+    title               TEXT    NOT NULL CHECK (title IN ('grand_spayin', 'mastaye', 'tikao')),
+    user_id             INTEGER NOT NULL,
+    bonus_used_game_id  INTEGER REFERENCES games (id),
+    announced           INTEGER NOT NULL DEFAULT 0 CHECK (announced IN (0, 1)),
+    awarded_at          TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, month, title)
+);
+CREATE INDEX month_titles_by_user ON month_titles (guild_id, user_id);
+CREATE INDEX month_titles_by_bonus_game ON month_titles (bonus_used_game_id)
+    WHERE bonus_used_game_id IS NOT NULL;
+
+-- One row per player of a finished game, written in the transaction that ends it.
+CREATE TABLE game_results (
+    game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    guild_id     INTEGER NOT NULL,
+    kind         TEXT    NOT NULL,
+    user_id      INTEGER NOT NULL,
+    points       INTEGER NOT NULL DEFAULT 0,
+    won          INTEGER NOT NULL DEFAULT 0 CHECK (won IN (0, 1)),
+    rank         INTEGER CHECK (rank IS NULL OR rank >= 1),
+    rounds       INTEGER NOT NULL DEFAULT 0,
+    details      TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(details)),
+    finished_at  TEXT    NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+CREATE INDEX game_results_stats ON game_results (guild_id, kind, user_id);
+
+-- Periodic jobs done, so a catch-up after downtime runs each period once.
+CREATE TABLE scheduler_runs (
+    job     TEXT NOT NULL,
+    period  TEXT NOT NULL,
+    ran_at  TEXT NOT NULL,
+    PRIMARY KEY (job, period)
+) WITHOUT ROWID;
+
+-- A game's status is the truth: its Späye day follows it, and a voided game scores nothing
+-- and gives back any title bonus spent in it.
+CREATE TRIGGER games_status_changed
+AFTER UPDATE OF status ON games
+WHEN NEW.status <> OLD.status
+BEGIN
+    UPDATE spaye_days SET status = NEW.status WHERE game_id = NEW.id;
+    UPDATE month_titles SET bonus_used_game_id = NULL
+        WHERE NEW.status = 'voided' AND bonus_used_game_id = NEW.id;
+    DELETE FROM game_results WHERE NEW.status = 'voided' AND game_id = NEW.id;
+END;
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _INITIAL),)
+
+
+def split_statements(sql: str) -> list[str]:
+    """Cut a script into complete statements (triggers included), dropping comments-only bits."""
+    statements: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        if not buffer.strip() and (not line.strip() or line.strip().startswith("--")):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise ValueError(f"incomplete SQL statement: {buffer.strip()[:60]!r}")
+    return statements
+
+
+async def migrate(db: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> int:
+    """Bring the schema to the latest version in one transaction; returns that version.
+
+    Running it again is a no-op. A database newer than this code is refused.
+    """
+    latest = max((m.version for m in migrations), default=0)
+    async with db.transaction() as conn:
+        async with conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        if current > latest:
+            raise RuntimeError(
+                f"the database is at schema version {current}, newer than this bot ({latest})"
+            )
+        for migration in sorted(migrations, key=lambda m: m.version):
+            if migration.version <= current:
+                continue
+            for statement in split_statements(migration.sql):
+                await conn.execute(statement)
+            await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
+        return max(current, latest)

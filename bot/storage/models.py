@@ -1,0 +1,225 @@
+"""The typed records the stores return. No SQL here, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Any, Literal, NamedTuple, TypeAlias
+from zoneinfo import ZoneInfo, available_timezones
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from bot.clock import at_local, local_date, parse_hhmm
+from bot.engine import Event, Game
+
+__all__ = [
+    "TITLES",
+    "ActOutcome",
+    "GameResult",
+    "GameStatus",
+    "GuildSettings",
+    "MonthTitle",
+    "PendingPrivate",
+    "PlayerResult",
+    "PlayerStats",
+    "SpayeDay",
+    "StoredGame",
+    "Timer",
+    "Title",
+    "is_known_timezone",
+]
+
+GameStatus: TypeAlias = Literal["active", "over", "voided"]
+Title: TypeAlias = Literal["grand_spayin", "mastaye", "tikao"]
+TITLES: tuple[Title, ...] = ("grand_spayin", "mastaye", "tikao")
+"""Späye's monthly titles: Grand Späyin (däye column), Mastäye (victory), Tikäo (repetition)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game row with its engine state loaded.
+
+    ``game`` is a fresh engine object: mutating it changes nothing stored; only
+    :meth:`GameStore.act` saves moves.
+    """
+
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    game: Game
+    meta: dict[str, Any]
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+
+class ActOutcome(NamedTuple):
+    """What :meth:`GameStore.act` returns, already committed: ``stored, events = outcome``."""
+
+    game: StoredGame
+    events: list[Event]
+
+    @property
+    def finished(self) -> bool:
+        """The action ended the game (it is now over or voided)."""
+        return self.game.status != "active"
+
+
+@lru_cache(maxsize=1)
+def _zones() -> frozenset[str]:
+    return frozenset(available_timezones()) | {"UTC"}
+
+
+def is_known_timezone(name: str) -> bool:
+    """Whether ``name`` is an IANA time zone key (``Europe/Paris``, ``UTC``...)."""
+    return name in _zones()
+
+
+class GuildSettings(BaseModel):
+    """One guild's settings, with the defaults for anything never set.
+
+    ``locale`` is always usable: the admin's choice when ``locale_explicit``, otherwise the
+    guild's preferred locale (passed to :meth:`GuildSettingsStore.get`).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    guild_id: int
+    timezone: str = "UTC"
+    spaye_close: str = "23:59"
+    announce_channel_id: int | None = None
+    challenge_expiry_minutes: int = Field(default=10, ge=1, le=1440)
+    committee_role_id: int | None = None
+    default_exercise: str = Field(default="push-ups", min_length=1, max_length=100)
+    locale: Literal["en", "fr"] = "en"
+    locale_explicit: bool = False
+
+    @field_validator("timezone")
+    @classmethod
+    def _iana_zone(cls, value: str) -> str:
+        if not is_known_timezone(value):
+            raise ValueError(f"unknown time zone {value!r} (use an IANA name like Europe/Paris)")
+        return value
+
+    @field_validator("spaye_close")
+    @classmethod
+    def _hhmm(cls, value: str) -> str:
+        return parse_hhmm(value).strftime("%H:%M")
+
+    @field_validator("default_exercise")
+    @classmethod
+    def _exercise(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("the exercise needs a name")
+        return value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def today(self, now: datetime) -> date:
+        """The guild's calendar day at instant ``now`` (the key of its Späye day)."""
+        return local_date(now, self.zone)
+
+    def closing_at(self, day: date) -> datetime:
+        """The UTC instant the guild's Späye of ``day`` closes."""
+        return at_local(day, self.spaye_close, self.zone)
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A durable deadline (``timers`` row)."""
+
+    id: int
+    key: str
+    kind: str
+    due_at: datetime
+    payload: dict[str, Any]
+    done: bool
+    attempts: int
+    last_error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPrivate:
+    """Private content waiting for its user's next interaction (their DMs were closed)."""
+
+    user_id: int
+    key: str
+    content: str | None
+    embeds: list[dict[str, Any]]
+    notified: bool
+    locale: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SpayeDay:
+    """The one Späye of a guild's calendar day."""
+
+    guild_id: int
+    day: date
+    game_id: int
+    status: GameStatus
+
+
+@dataclass(frozen=True, slots=True)
+class MonthTitle:
+    """A title earned in ``month`` (``YYYY-MM``); its bonus is for the following month."""
+
+    guild_id: int
+    month: str
+    title: Title
+    user_id: int
+    bonus_used_game_id: int | None
+    announced: bool
+    awarded_at: datetime
+
+    @property
+    def bonus_available(self) -> bool:
+        return self.bonus_used_game_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's line in a finished game, as a results recorder produces it."""
+
+    user_id: int
+    points: int = 0
+    won: bool = False
+    rank: int | None = None
+    rounds: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A stored ``game_results`` row."""
+
+    game_id: int
+    guild_id: int
+    kind: str
+    user_id: int
+    points: int
+    won: bool
+    rank: int | None
+    rounds: int
+    details: dict[str, Any]
+    finished_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's totals over finished games of one kind in one guild."""
+
+    user_id: int
+    games: int
+    wins: int
+    points: int

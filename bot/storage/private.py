@@ -1,0 +1,93 @@
+"""Private content kept for users whose DMs are closed (``pending_private``)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from bot.clock import Clock, to_iso
+from bot.storage.db import Database
+from bot.storage.models import PendingPrivate
+
+__all__ = ["PrivateStore"]
+
+
+def _row(row: sqlite3.Row) -> PendingPrivate:
+    return PendingPrivate(
+        user_id=row["user_id"],
+        key=row["key"],
+        content=row["content"],
+        embeds=json.loads(row["embeds"]) if row["embeds"] else [],
+        notified=bool(row["notified"]),
+        locale=row["locale"],
+    )
+
+
+class PrivateStore:
+    """One row per (user, key): the latest content for that key replaces the older one."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def put(
+        self,
+        user_id: int,
+        key: str,
+        content: str | None,
+        embeds: Sequence[dict[str, Any]] = (),
+        locale: str | None = None,
+    ) -> None:
+        """Keep ``content``/``embeds`` for ``user_id`` under ``key``, replacing an older one."""
+        await self._db.execute(
+            "INSERT INTO pending_private (user_id, key, content, embeds, pending, notified,"
+            " locale, updated_at) VALUES (?, ?, ?, ?, 1, 0, ?, ?)"
+            " ON CONFLICT (user_id, key) DO UPDATE SET content = excluded.content,"
+            " embeds = excluded.embeds, pending = 1, locale = excluded.locale,"
+            " updated_at = excluded.updated_at",
+            (
+                user_id,
+                key,
+                content,
+                json.dumps(list(embeds)) if embeds else None,
+                locale,
+                to_iso(self._clock.now()),
+            ),
+        )
+
+    async def pending(self, user_id: int) -> list[PendingPrivate]:
+        """What waits for the user, oldest first."""
+        rows = await self._db.fetchall(
+            "SELECT user_id, key, content, embeds, notified, locale FROM pending_private"
+            " WHERE user_id = ? AND pending = 1 ORDER BY updated_at, key",
+            (user_id,),
+        )
+        return [_row(row) for row in rows]
+
+    async def has_pending(self, user_id: int) -> bool:
+        row = await self._db.fetchone(
+            "SELECT 1 FROM pending_private WHERE user_id = ? AND pending = 1 LIMIT 1", (user_id,)
+        )
+        return row is not None
+
+    async def delivered(self, user_id: int, key: str) -> None:
+        """The content was shown: drop it, remember the user was told their DMs are closed."""
+        await self._db.execute(
+            "UPDATE pending_private SET pending = 0, notified = 1, content = NULL,"
+            " embeds = NULL, updated_at = ? WHERE user_id = ? AND key = ?",
+            (to_iso(self._clock.now()), user_id, key),
+        )
+
+    async def discard(self, user_id: int, key: str) -> None:
+        """Newer content reached the user another way (a DM went through, "Show my hand")."""
+        await self._db.execute(
+            "UPDATE pending_private SET pending = 0, content = NULL, embeds = NULL"
+            " WHERE user_id = ? AND key = ?",
+            (user_id, key),
+        )
+
+    async def forget_user(self, user_id: int) -> int:
+        """Delete everything kept for a user (data deletion request)."""
+        return await self._db.execute("DELETE FROM pending_private WHERE user_id = ?", (user_id,))
