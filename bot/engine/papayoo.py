@@ -1,24 +1,57 @@
 """Papayoo for 3 to 8 players (RULES.md section 2, ``seeds/papayoo.fr.md``).
 
-A round: deal, simultaneous pass to the left, the die picks the Papayoo suit,
-then tricks until the hands are empty. The lowest total after the last round wins.
+A round: deal, simultaneous pass to the left, the die picks the Papayoo suit, then
+tricks until the hands are empty. The lowest total after the last round wins.
 
-Actions (plain JSON dicts):
+Options: ``rounds`` (1..20, default 4); ``turn_seconds`` (0 = no timer, else 15..600,
+default 90; only stored here, the bot runs the timer and shows it in the views).
 
-- ``{"type": "pass", "cards": ["3S", ...]}`` during the pass. The pass is incremental:
-  ``legal_actions`` lists one single-card pass per card still in hand, and ``apply``
-  accepts 1 up to the remaining number of distinct cards from the hand. A player's pass
-  is locked once they have put aside exactly the pass size; the cards move to the left
-  neighbour only when every pass is locked, so nobody sees what they receive before
-  their own pass is locked. A client that knows the whole pass sends it at once.
-- ``{"type": "play", "card": "7H"}`` during the tricks.
+Actions (plain JSON dicts)
+    ``{"type": "pass", "cards": ["3S", ...]}``  during the pass. The pass is incremental:
+        ``legal_actions`` lists one single-card pass per card still in hand, and
+        ``apply`` takes 1 up to the remaining number of distinct cards of the hand. Once
+        a player has put aside exactly the pass size their pass is locked; the cards move
+        to the left neighbours only when every pass is locked, so nobody sees what they
+        receive before their own pass is locked. A client that knows the whole pass
+        sends it at once. Partial passes emit no event.
+    ``{"type": "play", "card": "7H"}``  during the tricks, by the player whose turn it is.
+    The dicts that ``legal_actions`` returns are shared and prebuilt: treat them as
+    read-only.
 
-The dicts returned by ``legal_actions`` and ``auto_action`` are shared, prebuilt
-objects: treat them as read-only.
+``auto_action(player)``: what the bot applies for an absent player when their timer
+fires. Trick play: the lowest legal card in ``LOW_ORDER`` (lowest number first, ties in
+suit order S, H, D, C, then Payoo). Pass: the remaining pass cards, lowest first in the
+same order. ``IllegalAction`` when that player has nothing to do.
 
-``auto_action(player)`` is what the bot plays for an absent player: the lowest legal
-card in ``LOW_ORDER`` (lowest number first, ties in suit order S, H, D, C, then Payoo);
-during the pass, the lowest remaining cards in the same order.
+Events (public; no event holds a hidden card)
+    ``deal`` {round, rounds, dealer, hand_size, pass_size}: rounds 2+ from ``apply``;
+        round 1 from ``deal_event()``.
+    ``pass_locked`` {player};  ``pass_complete`` {round};
+    ``die`` {suit, papayoo ("7H"), player (the dealer, who throws it)};
+    ``card_played`` {player, card};
+    ``trick_won`` {winner, players, cards, points}: ``players[k]`` played ``cards[k]``,
+        from the leader on;
+    ``round_over`` {round, points: {id: n}, totals: {id: n}};
+    ``game_over`` {ranking, scores}.
+
+``public_view()``: kind, players (seat order), phase ("pass" | "play" | "over"), round,
+rounds, turn_seconds, dealer, pass_size, pass_locked (ids), to_act, turn (id or None),
+papayoo_suit, papayoo (None before the die), leader, led_suit (None when no trick is
+open), trick [{player, card}], last_trick {winner, players, cards, points} or None,
+hand_sizes {id: n} (during the pass, put-aside cards still count), tricks_taken and
+round_points (this round) and scores (totals) as {id: n}, history [{id: n} per round].
+``view(player)`` adds player, hand (sorted by suit S H D C P, then number), passed (the
+cards this player put aside or passed this round), received (None until every pass is
+locked), legal (the card codes this player may play or pass now). Never another
+player's hand or pass choice.
+
+``result()``: ranking (ids grouped by equal total, lowest first: the first group wins),
+scores {id: total}, rounds [{id: points} per round].
+
+Refusals raise ``IllegalAction`` with key ``papayoo.<reason>``: not_a_player {player},
+not_your_turn {player}, game_over, wrong_phase {expected}, bad_action {expected, got},
+not_in_hand {card}, must_follow {suit, cards}, pass_size {need, size, got},
+pass_duplicate {cards}, pass_locked.
 """
 
 from __future__ import annotations
