@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import re
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -35,6 +36,7 @@ from .models import (
     FakeMessage,
     FakeRole,
     FakeUser,
+    RecordedCall,
     message_text,
     perm_value,
     walk_components,
@@ -45,6 +47,7 @@ from .server import INTENT_GUILD_MEMBERS, FakeDiscordServer
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 SELECT_TYPES = {3, 5, 6, 7, 8}
+_PLACEHOLDER = re.compile(r"\{[^}]*\}")
 
 
 class InteractionResult:
@@ -450,20 +453,29 @@ class FakeDiscord(FakeDiscordServer):
         """A bookmark in the call log, for calls_since / count(since=...)."""
         return len(self.calls)
 
-    def calls_since(self, mark: int) -> list[Any]:
+    def calls_since(self, mark: int) -> list[RecordedCall]:
         return self.calls[mark:]
 
     def count(self, method: str | None = None, route: str | None = None, *, since: int = 0) -> int:
         """REST calls matching method and route (a template like
         "/channels/{channel_id}/messages" or a concrete path)."""
-        return sum(
-            1
+        return len(self.find_calls(method, route, since=since))
+
+    def find_calls(
+        self, method: str | None = None, route: str | None = None, *, since: int = 0
+    ) -> list[RecordedCall]:
+        """Recorded calls matching method and route; placeholder names in a
+        template do not matter ("/interactions/{webhook_id}/{webhook_token}/callback"
+        matches too)."""
+        wanted = None if route is None else _PLACEHOLDER.sub("{}", route)
+        return [
+            c
             for c in self.calls[since:]
             if (method is None or c.method == method.upper())
-            and (route is None or route in (c.route, c.path))
-        )
+            and (wanted is None or route == c.path or wanted == _PLACEHOLDER.sub("{}", c.route))
+        ]
 
-    def failed_calls(self) -> list[Any]:
+    def failed_calls(self) -> list[RecordedCall]:
         return [c for c in self.calls if c.status >= 400]
 
     async def wait_for(

@@ -520,6 +520,9 @@ class FakeDiscordServer:
         )
         hook = API + "/webhooks/{webhook_id}/{webhook_token}"
         r.add_post(hook, self._webhook_execute)
+        r.add_get(hook + "/messages/@original", self._webhook_get_message)
+        r.add_patch(hook + "/messages/@original", self._webhook_edit_message)
+        r.add_delete(hook + "/messages/@original", self._webhook_delete_message)
         r.add_get(hook + "/messages/{message_id}", self._webhook_get_message)
         r.add_patch(hook + "/messages/{message_id}", self._webhook_edit_message)
         r.add_delete(hook + "/messages/{message_id}", self._webhook_delete_message)
@@ -1032,7 +1035,7 @@ class FakeDiscordServer:
         return no_content()
 
     def _webhook_message(self, request: web.Request, inter: FakeInteraction) -> FakeMessage:
-        ref = request.match_info["message_id"]
+        ref = request.match_info.get("message_id", "@original")
         if ref == "@original":
             msg = inter.response_message
             if msg is None:

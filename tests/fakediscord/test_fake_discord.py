@@ -80,6 +80,28 @@ class FeedbackModal(discord.ui.Modal, title="Feedback"):
         )
 
 
+class TeamView(discord.ui.View):
+    @discord.ui.select(cls=discord.ui.UserSelect, custom_id="team:pick", max_values=2)
+    async def team(
+        self, interaction: discord.Interaction, select: discord.ui.UserSelect[Any]
+    ) -> None:
+        names = sorted(u.display_name for u in select.values)
+        await interaction.response.send_message("team: " + ", ".join(names))
+
+
+class PanelView(discord.ui.LayoutView):
+    def __init__(self, text: str = "Panel") -> None:
+        super().__init__(timeout=60)
+        go: discord.ui.Button[Any] = discord.ui.Button(label="Go", custom_id="panel:go")
+        go.callback = self.go  # type: ignore[method-assign]
+        self.add_item(discord.ui.Container(discord.ui.TextDisplay(text), discord.ui.ActionRow(go)))
+
+    async def go(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        await asyncio.sleep(0.02)
+        await interaction.edit_original_response(view=PanelView("Gone"))
+
+
 def make_bot(seen: Seen) -> commands.Bot:
     bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
 
@@ -142,6 +164,14 @@ def make_bot(seen: Seen) -> commands.Bot:
     @bot.tree.command(description="Pick")
     async def pick(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Pick a game", view=PickView())
+
+    @bot.tree.command(description="Team")
+    async def team(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Pick your team", view=TeamView())
+
+    @bot.tree.command(description="Panel")
+    async def panel(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(view=PanelView())
 
     @bot.tree.command(description="Feedback")
     async def feedback(interaction: discord.Interaction) -> None:
@@ -285,7 +315,7 @@ async def test_edit_of_the_original_response(world: World) -> None:
         result = await fake.slash(world.ana, world.general, "progress")
     assert result.content == "step 2"
     assert [v.content for v in result.response.versions] == ["step 1", "step 2"]  # type: ignore[union-attr]
-    assert fake.count("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}") == 1
+    assert fake.count("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original") == 1
 
 
 async def test_channel_message_edit_and_rest_calls_counted(world: World) -> None:
@@ -373,6 +403,35 @@ async def test_select_menu(world: World) -> None:
             await fake.select(world.ben, menu, "pick:game", ["chess"])
         picked = await fake.select(world.ben, menu, "pick:game", ["papayoo"])
     assert picked.content == "picked papayoo"
+
+
+async def test_user_select_resolves_members(world: World) -> None:
+    fake = world.fake
+    async with fake.run_client(make_bot(world.seen)):
+        menu = await fake.slash(world.ana, world.general, "team")
+        picked = await fake.select(world.ana, menu, "team:pick", [world.ana, world.ben])
+    assert picked.content == "team: Ana, Benny"
+
+
+async def test_components_v2_deferred_update_then_edit(world: World) -> None:
+    fake = world.fake
+    async with fake.run_client(make_bot(world.seen)):
+        panel = await fake.slash(world.ana, world.general, "panel")
+        assert "Panel" in panel.text and panel.buttons == [("Go", "panel:go", False)]
+        go = await fake.click(world.ben, panel, "panel:go")
+    assert go.callback_type == 6 and go.response is panel.response
+    assert "Gone" in panel.text
+    assert go.edited == [panel.response]
+    assert fake.count("PATCH", "/webhooks/{}/{}/messages/@original") == 1
+
+
+async def test_slash_in_dm(world: World) -> None:
+    fake = world.fake
+    dm = fake.dm_channel(world.ana)
+    async with fake.run_client(make_bot(world.seen)):
+        result = await fake.slash(world.ana, dm, "ping")
+    assert result.content == "pong (fr, None)"
+    assert fake.dms(world.ana) == [result.response]
 
 
 async def test_modal_round_trip(world: World) -> None:
