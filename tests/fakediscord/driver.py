@@ -702,8 +702,42 @@ class FakeDiscord(FakeDiscordServer):
             value = str(value)
         return {"name": name, "type": otype, "value": value}
 
+    def _check_command_allowed(
+        self, schema: dict[str, Any] | None, user: FakeUser, channel: FakeChannel
+    ) -> None:
+        """What Discord's client enforces before a user can even run a command."""
+        if schema is None:
+            return
+        name = schema["name"]
+        contexts = schema.get("contexts")
+        if channel.guild is None:
+            if contexts is not None and 1 not in contexts:
+                raise PermissionError(f"/{name} cannot be used in DMs (contexts={contexts})")
+            if contexts is None and schema.get("dm_permission") is False:
+                raise PermissionError(f"/{name} cannot be used in DMs")
+            if schema.get("guild_id"):
+                raise PermissionError(f"/{name} is a guild command")
+            return
+        if contexts is not None and 0 not in contexts:
+            raise PermissionError(f"/{name} cannot be used in guilds (contexts={contexts})")
+        if schema.get("guild_id") and int(schema["guild_id"]) != channel.guild.id:
+            raise PermissionError(f"/{name} is registered for another guild")
+        needed = schema.get("default_member_permissions")
+        member = channel.guild.members.get(user.id)
+        if needed is not None and member is not None:
+            needed_bits = int(needed)
+            if member.permissions & needed_bits != needed_bits:
+                raise PermissionError(
+                    f"{user.name} lacks the permissions {needed_bits} that /{name} requires"
+                )
+
     def _command_data(
-        self, guild: FakeGuild | None, command: str, options: dict[str, Any]
+        self,
+        guild: FakeGuild | None,
+        command: str,
+        options: dict[str, Any],
+        *,
+        focused: str | None = None,
     ) -> dict[str, Any]:
         parts = command.strip().lstrip("/").split()
         if not parts or len(parts) > 3:
@@ -738,9 +772,18 @@ class FakeDiscord(FakeDiscordServer):
         for name, value in options.items():
             if node_opts is not None and name not in by_name:
                 raise ValueError(f"/{command} has no option {name!r} (has {sorted(by_name)})")
+            if name == focused:
+                opt_type = by_name[name]["type"] if name in by_name else STRING
+                leaf.append({"name": name, "type": opt_type, "value": value, "focused": True})
+                continue
             leaf.append(self._resolve_option(guild, name, value, by_name.get(name), resolved))
         for o in node_opts or []:
-            if o.get("required") and o["name"] not in options and o.get("type") not in (1, 2):
+            if (
+                focused is None
+                and o.get("required")
+                and o["name"] not in options
+                and o.get("type") not in (1, 2)
+            ):
                 raise ValueError(f"/{command}: required option {o['name']!r} missing")
         if containers:
             containers[-1]["options"] = leaf
@@ -777,9 +820,76 @@ class FakeDiscord(FakeDiscordServer):
         FakeRole. If the bot synced its commands, option names, types, choices
         and required options are checked against what it registered.
         """
+        name = command.strip().lstrip("/").split()[0]
+        self._check_command_allowed(self._find_command_schema(channel.guild, name), user, channel)
         data = self._command_data(channel.guild, command, options or {})
         inter = self._new_interaction(
-            2, user, channel, data, f"/{command} by {user.name}", command_name=command.split()[0]
+            2, user, channel, data, f"/{command} by {user.name}", command_name=name
+        )
+        return await self._run(inter, timeout=timeout, settle=settle)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: dict[str, Any],
+        focused: str,
+        *,
+        timeout: float = 5.0,
+    ) -> list[dict[str, Any]]:
+        """Type into option `focused` of /command; returns the choices the bot
+        offered ([{"name": ..., "value": ...}]), or raises if it did not answer."""
+        if focused not in options:
+            raise ValueError(f"options must contain the focused option {focused!r}")
+        name = command.strip().lstrip("/").split()[0]
+        self._check_command_allowed(self._find_command_schema(channel.guild, name), user, channel)
+        data = self._command_data(channel.guild, command, options, focused=focused)
+        inter = self._new_interaction(
+            4, user, channel, data, f"autocomplete /{command} {focused} by {user.name}"
+        )
+        inter.command_name = name
+        await self._run(inter, timeout=timeout, settle=0.0)
+        if inter.choices is None:
+            raise TimeoutError(f"the bot did not answer {inter.description} within {timeout}s")
+        return [dict(c) for c in inter.choices]
+
+    async def context_menu(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        target: FakeUser | FakeMember | FakeMessage,
+        *,
+        timeout: float = 5.0,
+        settle: float = 0.1,
+    ) -> InteractionResult:
+        """Run a user (target FakeUser/FakeMember) or message (target FakeMessage)
+        context menu command."""
+        guild = channel.guild
+        resolved: dict[str, dict[str, Any]] = {}
+        if isinstance(target, FakeMessage):
+            ctype = 3
+            resolved["messages"] = {str(target.id): target.to_json()}
+        else:
+            ctype = 2
+            self._resolve_option(guild, "target", target, None, resolved)
+        key = (name, ctype)
+        schema = (self.guild_commands.get(guild.id, {}) if guild else {}).get(key) or (
+            self.global_commands.get(key)
+        )
+        self._check_command_allowed(schema, user, channel)
+        data: dict[str, Any] = {
+            "id": schema["id"] if schema else str(self._stable_command_id(f"{ctype}:{name}")),
+            "name": name,
+            "type": ctype,
+            "target_id": str(target.id),
+            "resolved": resolved,
+        }
+        if schema and schema.get("guild_id"):
+            data["guild_id"] = schema["guild_id"]
+        inter = self._new_interaction(
+            2, user, channel, data, f"context menu {name!r} by {user.name}", command_name=name
         )
         return await self._run(inter, timeout=timeout, settle=settle)
 

@@ -342,6 +342,9 @@ class FakeMessage:
     interaction: FakeInteraction | None = None
     webhook_id: int | None = None
     message_reference: dict[str, Any] | None = None
+    #: Users and role ids mentioned in the content, as Discord parses them.
+    mentions: list[FakeUser] = field(default_factory=list)
+    mention_roles: list[int] = field(default_factory=list)
     created_at: float = field(default_factory=time.time)
     created_mono: float = field(default_factory=time.monotonic)
     edited_at: float | None = None
@@ -397,8 +400,8 @@ class FakeMessage:
             "edited_timestamp": iso(self.edited_at),
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mentions": [u.to_json() for u in self.mentions],
+            "mention_roles": [str(r) for r in self.mention_roles],
             "attachments": list(self.attachments),
             "embeds": list(self.embeds),
             "components": list(self.components),
@@ -505,7 +508,7 @@ class LateInteraction:
 class FakeInteraction:
     id: int
     token: str
-    type: int  # 2 command, 3 component, 5 modal submit
+    type: int  # 2 command, 3 component, 4 autocomplete, 5 modal submit
     user: FakeUser
     channel: FakeChannel
     guild: FakeGuild | None
@@ -519,6 +522,8 @@ class FakeInteraction:
     response_message: FakeMessage | None = None
     modal: dict[str, Any] | None = None
     followups: list[FakeMessage] = field(default_factory=list)
+    #: Autocomplete choices the bot answered with (callback type 8).
+    choices: list[dict[str, Any]] | None = None
     late: bool = False
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     followed_up: asyncio.Event = field(default_factory=asyncio.Event)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -60,7 +61,10 @@ INTENT_DIRECT_MESSAGES = 1 << 12
 SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | IS_COMPONENTS_V2
 
 # Which callback types each interaction type accepts.
-ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7}}
+ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
 class ApiError(Exception):
@@ -178,6 +182,7 @@ class FakeDiscordServer:
         self.global_commands: dict[tuple[str, int], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
 
+        self.attachment_data: dict[int, bytes] = {}
         self.calls: list[RecordedCall] = []
         self.unhandled_calls: list[RecordedCall] = []
         self.internal_errors: list[str] = []
@@ -308,9 +313,16 @@ class FakeDiscordServer:
             **extra,
         )
         self.messages[msg.id] = msg
+        self._parse_mentions(msg)
         if not msg.ephemeral:
             channel.last_message_id = msg.id
         return msg
+
+    def _parse_mentions(self, msg: FakeMessage) -> None:
+        ids = dict.fromkeys(int(x) for x in USER_MENTION.findall(msg.content))
+        msg.mentions = [self.users[i] for i in ids if i in self.users]
+        roles = {r.id for g in self.guilds.values() for r in g.roles}
+        msg.mention_roles = [int(x) for x in ROLE_MENTION.findall(msg.content) if int(x) in roles]
 
     def _edit_message(self, msg: FakeMessage, payload: dict[str, Any]) -> None:
         msg.history.append(msg.snapshot())
@@ -328,6 +340,7 @@ class FakeDiscordServer:
             changeable = (1 << 2) | IS_COMPONENTS_V2
             msg.flags = (msg.flags & ~changeable) | (int(payload["flags"]) & changeable)
         msg.flags &= ~LOADING
+        self._parse_mentions(msg)
         msg.edited_at = time.time()
         msg.edited_mono = time.monotonic()
 
@@ -470,6 +483,7 @@ class FakeDiscordServer:
         out = []
         for f in files:
             att_id = self.snowflake()
+            self.attachment_data[att_id] = f["data"]
             out.append(
                 {
                     "id": str(att_id),
@@ -545,6 +559,7 @@ class FakeDiscordServer:
         r.add_get(guild + "/roles", self._get_guild_roles)
         r.add_get(guild + "/members", self._get_guild_members)
         r.add_get(guild + "/members/{user_id}", self._get_guild_member)
+        r.add_get("/attachments/{attachment_id:\\d+}/{filename}", self._get_attachment)
         r.add_route("*", "/{tail:.*}", self._unhandled)
 
     async def _unhandled(self, request: web.Request) -> web.Response:
@@ -556,6 +571,13 @@ class FakeDiscordServer:
             },
             status=404,
         )
+
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        try:
+            data = self.attachment_data[int(request.match_info["attachment_id"])]
+        except (KeyError, ValueError):
+            raise ApiError(404, 0, "404: Not Found") from None
+        return web.Response(body=data, content_type="application/octet-stream")
 
     async def _empty_list(self, request: web.Request) -> web.Response:
         self._require_bot_auth(request)
@@ -951,6 +973,13 @@ class FakeDiscordServer:
                 raise ApiError.from_problem(problem)
             message = inter.source_message
             self._edit_message(message, data)
+        elif ctype == 8:
+            choices = list(data.get("choices") or [])
+            if len(choices) > 25:
+                raise ApiError.form(
+                    "data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+                )
+            inter.choices = choices
         elif ctype == 9:
             problem = check_modal(data)
             if problem:

@@ -147,8 +147,9 @@ def make_bot(seen: Seen) -> commands.Bot:
         msg = await interaction.channel.send(
             "v1", file=discord.File(io.BytesIO(b"hello"), "note.txt")
         )
-        await msg.edit(content="v2")
-        await interaction.response.send_message("announced", ephemeral=True)
+        await msg.edit(content=f"v2 by {interaction.user.mention}")
+        size = len(await msg.attachments[0].read())
+        await interaction.response.send_message(f"announced ({size} bytes)", ephemeral=True)
 
     @bot.tree.command(description="Counter")
     async def counter(interaction: discord.Interaction) -> None:
@@ -172,6 +173,37 @@ def make_bot(seen: Seen) -> commands.Bot:
     @bot.tree.command(description="Panel")
     async def panel(interaction: discord.Interaction) -> None:
         await interaction.response.send_message(view=PanelView())
+
+    @bot.tree.command(description="Play a game")
+    async def play(interaction: discord.Interaction, game: str) -> None:
+        await interaction.response.send_message(f"playing {game}")
+
+    @play.autocomplete("game")
+    async def play_game(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        games = ("Spaye", "Papayoo", "Spit")
+        return [
+            app_commands.Choice(name=g, value=g.lower())
+            for g in games
+            if current.lower() in g.lower()
+        ]
+
+    @bot.tree.command(description="Mods only")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def purge(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("purged", ephemeral=True)
+
+    @bot.tree.context_menu(name="High five")
+    async def high_five(interaction: discord.Interaction, member: discord.Member) -> None:
+        await interaction.response.send_message(
+            f"{interaction.user.mention} high-fives {member.mention}"
+        )
+
+    @bot.tree.context_menu(name="Quote")
+    async def quote(interaction: discord.Interaction, message: discord.Message) -> None:
+        await interaction.response.send_message(f"> {message.content}")
 
     @bot.tree.command(description="Feedback")
     async def feedback(interaction: discord.Interaction) -> None:
@@ -324,11 +356,12 @@ async def test_channel_message_edit_and_rest_calls_counted(world: World) -> None
         mark = fake.mark()
         result = await fake.slash(world.ana, world.general, "announce")
         calls = fake.calls_since(mark)
-    assert result.ephemeral and result.content == "announced"
+    assert result.ephemeral and result.content == "announced (5 bytes)"
     posted = [m for m in result.messages if not m.ephemeral]
     assert len(posted) == 1
     msg = posted[0]
-    assert msg.content == "v2" and [e.content for e in msg.edits] == ["v1"]
+    assert msg.content == f"v2 by <@{world.ana.id}>" and [e.content for e in msg.edits] == ["v1"]
+    assert msg.mentions == [world.ana]
     assert msg.attachments[0]["filename"] == "note.txt" and msg.attachments[0]["size"] == 5
     assert fake.count("POST", "/channels/{channel_id}/messages", since=mark) == 1
     assert fake.count("PATCH", "/channels/{channel_id}/messages/{message_id}", since=mark) == 1
@@ -338,7 +371,12 @@ async def test_channel_message_edit_and_rest_calls_counted(world: World) -> None
         )
         == 1
     )
-    assert [c.method for c in calls] == ["POST", "PATCH", "POST"]
+    assert [(c.method, c.route) for c in calls] == [
+        ("POST", "/channels/{channel_id}/messages"),
+        ("PATCH", "/channels/{channel_id}/messages/{message_id}"),
+        ("GET", "/attachments/{attachment_id}/{filename}"),
+        ("POST", "/interactions/{interaction_id}/{interaction_token}/callback"),
+    ]
     assert calls[0].files == ["note.txt"] and calls[0].json["content"] == "v1"
 
 
@@ -432,6 +470,41 @@ async def test_slash_in_dm(world: World) -> None:
         result = await fake.slash(world.ana, dm, "ping")
     assert result.content == "pong (fr, None)"
     assert fake.dms(world.ana) == [result.response]
+
+
+async def test_autocomplete(world: World) -> None:
+    fake = world.fake
+    async with fake.run_client(make_bot(world.seen)):
+        choices = await fake.autocomplete(world.ana, world.general, "play", {"game": "sp"}, "game")
+        played = await fake.slash(world.ana, world.general, "play", {"game": choices[1]["value"]})
+    assert choices == [{"name": "Spaye", "value": "spaye"}, {"name": "Spit", "value": "spit"}]
+    assert played.content == "playing spit"
+
+
+async def test_default_permissions_and_contexts_are_enforced(world: World) -> None:
+    fake = world.fake
+    boss = fake.add_user("Boss")
+    fake.add_member(
+        world.guild, boss, roles=[fake.add_role(world.guild, "Boss", permissions=1 << 5)]
+    )
+    async with fake.run_client(make_bot(world.seen)):
+        with pytest.raises(PermissionError, match="lacks the permissions"):
+            await fake.slash(world.ana, world.general, "purge")
+        with pytest.raises(PermissionError, match="DMs"):
+            await fake.slash(boss, fake.dm_channel(boss), "purge")
+        allowed = await fake.slash(boss, world.general, "purge")
+    assert allowed.content == "purged"
+
+
+async def test_context_menus(world: World) -> None:
+    fake = world.fake
+    said = await fake.post_message(world.ben, world.general, "nice hand")
+    async with fake.run_client(make_bot(world.seen)):
+        five = await fake.context_menu(world.ana, world.general, "High five", world.ben)
+        quoted = await fake.context_menu(world.ana, world.general, "Quote", said)
+    assert five.content == f"<@{world.ana.id}> high-fives <@{world.ben.id}>"
+    assert five.response is not None and five.response.mentions == [world.ana, world.ben]
+    assert quoted.content == "> nice hand"
 
 
 async def test_modal_round_trip(world: World) -> None:
