@@ -252,7 +252,7 @@ def test_invariants_hold_at_every_step(seed: int, close_rate: float) -> None:
 
 
 @PROPERTY
-@given(seed=st.integers(0, 2**32), fork=st.integers(0, 400))
+@given(seed=st.integers(0, 2**32), fork=st.integers(0, 250))
 def test_a_day_saved_at_any_point_goes_on_identically(seed: int, fork: int) -> None:
     rnd = random.Random(seed)
     roster, options = setup(rnd)

@@ -207,7 +207,6 @@ def _recruit_accepted(s: State, d: Daye, player: str) -> list[Event]:
     d.players.append(player)
     d.final, d.recruiting = True, False
     d.offer = d.offer_by = None
-    d.rounds.append([])
     s.become_spayin(player)
     return [
         {

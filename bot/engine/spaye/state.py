@@ -260,12 +260,7 @@ class State:
     def to_dict(self) -> dict[str, Any]:
         return {
             "roster": list(self.roster),
-            "options": {
-                "exercise": self.options["exercise"],
-                "bonuses": dict(self.options["bonuses"]),
-                "month_spayins": list(self.options["month_spayins"]),
-                "committee": list(self.options["committee"]),
-            },
+            "options": _copy_options(self.options),
             "rng": self.rng,
             "table": list(self.table),
             "discard": list(self.discard),
@@ -286,9 +281,9 @@ class State:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> State:
         chal, daye, last = d["challenge"], d["daye"], d["last"]
-        s = cls(
+        return cls(
             roster=list(d["roster"]),
-            options=d["options"],
+            options=_copy_options(d["options"]),
             rng=d["rng"],
             table=list(d["table"]),
             discard=list(d["discard"]),
@@ -305,5 +300,12 @@ class State:
             timeline=[dict(t) for t in d["timeline"]],
             bonuses_used={t: dict(u) for t, u in d["bonuses_used"].items()},
         )
-        s.options = s.to_dict()["options"]  # a private copy
-        return s
+
+
+def _copy_options(options: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "exercise": options["exercise"],
+        "bonuses": dict(options["bonuses"]),
+        "month_spayins": list(options["month_spayins"]),
+        "committee": list(options["committee"]),
+    }
