@@ -149,6 +149,8 @@ class GatewaySession:
 class FakeDiscordServer:
     """State and HTTP/websocket handling of the fake Discord."""
 
+    _patched_by: FakeDiscordServer | None = None
+
     def __init__(
         self,
         *,
@@ -247,6 +249,12 @@ class FakeDiscordServer:
         """Point discord.py's REST base and default gateway at this fake."""
         if self._saved_bases is not None:
             return
+        active = FakeDiscordServer._patched_by
+        if active is not None and active is not self:
+            raise RuntimeError(
+                "another FakeDiscord is already patched into discord.py; stop it first"
+            )
+        FakeDiscordServer._patched_by = self
         self._saved_bases = (
             discord.http.Route.BASE,
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
@@ -261,6 +269,7 @@ class FakeDiscordServer:
             self._saved_bases
         )
         self._saved_bases = None
+        FakeDiscordServer._patched_by = None
 
     def problems(self) -> list[str]:
         """What should fail a test: late interactions, missing routes, fake bugs."""

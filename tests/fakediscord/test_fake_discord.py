@@ -577,6 +577,36 @@ async def test_gateway_message_events_and_user_messages(world: World) -> None:
     assert msg.channel.id == world.general.id
 
 
+async def test_channel_added_while_connected_and_concurrent_commands(world: World) -> None:
+    fake = world.fake
+    async with fake.run_client(make_bot(world.seen)) as running:
+        late_channel = fake.add_text_channel(world.guild, "late")
+        await fake.wait_for(lambda: running.client.get_channel(late_channel.id))
+        announced = await fake.slash(world.ben, late_channel, "announce")
+        mark = fake.mark()
+        results = await asyncio.gather(
+            *(fake.slash(world.ana, world.general, "ping", settle=0) for _ in range(20))
+        )
+    assert announced.content == "announced (5 bytes)"
+    assert fake.last_message(late_channel).content == f"v2 by <@{world.ben.id}>"  # type: ignore[union-attr]
+    assert all(r.content == "pong (fr, de)" for r in results)
+    assert fake.count("POST", "/interactions/{}/{}/callback", since=mark) == 20
+    assert len(fake.answer_latencies) == 21
+
+
+async def test_stop_restores_discord_bases() -> None:
+    before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    fake = FakeDiscord()
+    await fake.start()
+    assert f"{fake.base_url}/api/v10" == discord.http.Route.BASE
+    other = FakeDiscord()
+    with pytest.raises(RuntimeError, match="already patched"):
+        await other.start()
+    await other.stop()
+    await fake.stop()
+    assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+
+
 async def test_missing_route_is_reported() -> None:
     fake = FakeDiscord()
     await fake.start()
