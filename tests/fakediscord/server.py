@@ -56,6 +56,7 @@ OP_HEARTBEAT_ACK = 11
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
 
 # Message flags a sender may set.
 SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | IS_COMPONENTS_V2
@@ -361,16 +362,26 @@ class FakeDiscordServer:
         return data
 
     async def _announce_create(self, msg: FakeMessage) -> None:
-        if msg.ephemeral:
-            return
-        intent = INTENT_DIRECT_MESSAGES if msg.channel.is_dm else INTENT_GUILD_MESSAGES
-        await self.broadcast("MESSAGE_CREATE", self._gateway_message_json(msg), intent=intent)
+        await self._announce_message("MESSAGE_CREATE", msg)
 
     async def _announce_update(self, msg: FakeMessage) -> None:
+        await self._announce_message("MESSAGE_UPDATE", msg)
+
+    async def _announce_message(self, event: str, msg: FakeMessage) -> None:
         if msg.ephemeral:
             return
         intent = INTENT_DIRECT_MESSAGES if msg.channel.is_dm else INTENT_GUILD_MESSAGES
-        await self.broadcast("MESSAGE_UPDATE", self._gateway_message_json(msg), intent=intent)
+        full = self._gateway_message_json(msg)
+        # Without the message content intent Discord blanks other users' guild
+        # messages unless they mention the bot.
+        private = not (
+            msg.channel.is_dm or msg.author is self.bot_user or self.bot_user in msg.mentions
+        )
+        blank = full | {"content": "", "embeds": [], "attachments": [], "components": []}
+        for session in self.sessions:
+            if session.connected and session.intents & intent:
+                can_read = session.intents & INTENT_MESSAGE_CONTENT or not private
+                await session.dispatch(event, full if can_read else blank)
 
     async def _announce_delete(self, msg: FakeMessage) -> None:
         if msg.ephemeral:

@@ -102,8 +102,8 @@ class PanelView(discord.ui.LayoutView):
         await interaction.edit_original_response(view=PanelView("Gone"))
 
 
-def make_bot(seen: Seen) -> commands.Bot:
-    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
+def make_bot(seen: Seen, intents: discord.Intents | None = None) -> commands.Bot:
+    bot = commands.Bot(command_prefix="!", intents=intents or discord.Intents.default())
 
     async def setup_hook() -> None:
         bot.add_dynamic_items(VoteButton)
@@ -575,6 +575,12 @@ async def test_gateway_message_events_and_user_messages(world: World) -> None:
         await fake.wait_for(lambda: any(m.author.id == world.ana.id for m in world.seen.messages))
     [msg] = [m for m in world.seen.messages if m.author.id == world.ana.id]
     assert msg.channel.id == world.general.id
+    assert msg.content == ""  # no message content intent
+    intents = discord.Intents.default()
+    intents.message_content = True
+    async with fake.run_client(make_bot(world.seen, intents)):
+        await fake.post_message(world.ana, world.general, "hello again")
+        await fake.wait_for(lambda: world.seen.messages[-1].content == "hello again")
 
 
 async def test_channel_added_while_connected_and_concurrent_commands(world: World) -> None:
