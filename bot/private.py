@@ -1,0 +1,243 @@
+"""Private messages for every game: DMs, with a fallback when a user's DMs are closed.
+
+``bot.private.send(user_id, key, content, embed=...)`` tries a DM. When Discord refuses it
+(error 50007: the user does not accept DMs from server members), the content is kept in
+``pending_private`` under ``(user_id, key)`` — a newer send with the same key replaces it,
+so use one key per thing, e.g. ``hand_key("papayoo", 42)`` -> ``"papayoo:42:hand"`` — and
+``send`` returns ``False``. The game goes on: nothing is lost and nothing crashes.
+
+The user gets it on their next interaction with the bot: after every slash command and
+every kit button the bot calls :meth:`PrivateMessenger.flush_for`, which sends each pending
+item as an ephemeral follow-up (the first time for a key, with a line saying their DMs are
+closed). Cogs with their own views may call ``flush_for`` themselves.
+
+Hands are also always one click away: :meth:`PrivateMessenger.hand_button` gives a
+persistent "Show my hand" button (custom id ``gn:hand:<kind>:<game_id>``) that answers
+ephemerally with what the renderer registered for the kind returns::
+
+    bot.private.register_renderer("papayoo", render_hand)
+
+    def render_hand(stored: StoredGame, user_id: int, locale: Lang) -> PrivateRender:
+        view = stored.game.view(str(user_id))        # raise IllegalAction for non-players
+        return text, embed, None
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeAlias
+
+import discord
+
+from bot.engine import IllegalAction
+from bot.i18n import Lang, locale_for_user, t
+from bot.storage import GameStore, PrivateStore, StoredGame
+from bot.ui import reply_error, report_error, respond, translate_illegal
+
+__all__ = [
+    "DMS_CLOSED",
+    "HandButton",
+    "PrivateMessenger",
+    "PrivateRender",
+    "PrivateRenderer",
+    "hand_key",
+]
+
+log = logging.getLogger("gamenight.private")
+
+DMS_CLOSED = 50007
+"""Discord's error code for "Cannot send messages to this user"."""
+MESSAGE_MAX = 2000
+
+PrivateRender: TypeAlias = tuple[str | None, discord.Embed | None, discord.ui.View | None]
+"""``(content, embed, view)`` for an ephemeral answer; any of them may be ``None``."""
+PrivateRenderer: TypeAlias = Callable[
+    [StoredGame, int, Lang], PrivateRender | Awaitable[PrivateRender]
+]
+"""``(stored_game, user_id, locale) -> (content, embed, view)``; may be async."""
+
+
+def hand_key(kind: str, game_id: int) -> str:
+    """The pending-private key of a player's hand in a game (one per game)."""
+    return f"{kind}:{game_id}:hand"
+
+
+class PrivateMessenger:
+    """DMs with a fallback (``bot.private``)."""
+
+    def __init__(self, client: discord.Client, store: PrivateStore, games: GameStore) -> None:
+        self._client = client
+        self._store = store
+        self._games = games
+        self.renderers: dict[str, PrivateRenderer] = {}
+
+    def register_renderer(self, kind: str, renderer: PrivateRenderer) -> None:
+        """What "Show my hand" shows for games of ``kind``."""
+        self.renderers[kind] = renderer
+
+    def unregister_renderer(self, kind: str) -> None:
+        self.renderers.pop(kind, None)
+
+    def hand_button(
+        self, kind: str, game_id: int, locale: str, *, row: int | None = None
+    ) -> HandButton:
+        """A persistent "Show my hand" button for the public game message."""
+        return HandButton(kind, game_id, label=t("private.show_hand", locale), row=row)
+
+    async def send(
+        self,
+        user_id: int,
+        key: str,
+        content: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+        locale: str | None = None,
+    ) -> bool:
+        """DM ``user_id``; ``True`` if delivered. Otherwise keep it for later, return ``False``.
+
+        ``key`` names what this is (``hand_key(kind, game_id)``, ``"spaye:7:exercise"``): a later
+        send with the same key replaces content not yet delivered. ``view`` is only sent with a
+        DM (components cannot be kept); a kept message falls back to content and embed.
+        ``locale`` is the language ``content`` is written in. Never raises for Discord errors.
+        """
+        if content is None and embed is None:
+            raise ValueError("a private message needs content or an embed")
+        try:
+            channel = await self._client.create_dm(discord.Object(id=user_id))
+            kwargs: dict[str, Any] = {"content": content, "embed": embed}
+            if view is not None:
+                kwargs["view"] = view
+            await channel.send(**kwargs)
+        except discord.HTTPException as err:
+            closed = isinstance(err, discord.Forbidden) and err.code == DMS_CLOSED
+            log.log(
+                logging.INFO if closed else logging.WARNING,
+                "private message kept for later",
+                extra={"user_id": user_id, "key": key, "status": err.status, "code": err.code},
+            )
+            await self._keep(user_id, key, content, embed, locale)
+            return False
+        try:
+            await self._store.discard(user_id, key)  # an older undelivered copy is stale now
+        except Exception:
+            log.exception("could not clear a stale private message", extra={"key": key})
+        return True
+
+    async def _keep(
+        self,
+        user_id: int,
+        key: str,
+        content: str | None,
+        embed: discord.Embed | None,
+        locale: str | None,
+    ) -> None:
+        embeds = [embed.to_dict()] if embed is not None else []
+        try:
+            await self._store.put(user_id, key, content, [dict(e) for e in embeds], locale)
+        except Exception:
+            log.exception("could not keep a private message", extra={"key": key})
+
+    async def deliver_pending(self, interaction: discord.Interaction[Any]) -> int:
+        """Send what waits for the user as ephemeral messages; returns how many were sent."""
+        user_id = interaction.user.id
+        if not await self._store.has_pending(user_id):
+            return 0
+        locale = locale_for_user(interaction)
+        sent = 0
+        for item in await self._store.pending(user_id):
+            notice = None if item.notified else t("private.dms_closed", locale)
+            text = "\n\n".join(part for part in (notice, item.content) if part)
+            embeds = [discord.Embed.from_dict(e) for e in item.embeds]
+            if len(text) > MESSAGE_MAX and notice is not None:
+                await respond(interaction, notice, ephemeral=True)
+                text = item.content or ""
+            await respond(interaction, text or None, embeds=embeds, ephemeral=True)
+            await self._store.delivered(user_id, item.key)
+            sent += 1
+        return sent
+
+    async def flush_for(self, interaction: discord.Interaction[Any]) -> None:
+        """:meth:`deliver_pending`, swallowing errors (called after every handled interaction)."""
+        try:
+            await self.deliver_pending(interaction)
+        except Exception:
+            log.exception("could not deliver pending private messages")
+
+    async def show_hand(
+        self, interaction: discord.Interaction[Any], kind: str, game_id: int
+    ) -> None:
+        """Answer "Show my hand" ephemerally with the kind's renderer."""
+        renderer = self.renderers.get(kind)
+        if renderer is None:
+            await reply_error(interaction, "errors.unknown_button")
+            return
+        stored = await self._games.get(game_id)
+        if stored is None:
+            await reply_error(interaction, "errors.game_not_found")
+            return
+        locale = locale_for_user(interaction)
+        try:
+            rendered = renderer(stored, interaction.user.id, locale)
+            if inspect.isawaitable(rendered):
+                rendered = await rendered
+            content, embed, view = rendered
+        except IllegalAction as err:
+            await respond(interaction, translate_illegal(err, locale), ephemeral=True)
+            return
+        if content is None and embed is None:
+            content = t("private.nothing_to_show", locale)
+        await respond(interaction, content, embed=embed, view=view, ephemeral=True)
+        await self._store.discard(interaction.user.id, hand_key(kind, game_id))
+
+
+class HandButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"gn:hand:(?P<kind>[a-z][a-z0-9_]*):(?P<game_id>\d+)",
+):
+    """The persistent "Show my hand" button; works for any kind with a renderer."""
+
+    def __init__(
+        self,
+        kind: str,
+        game_id: int,
+        *,
+        label: str = "Show my hand",
+        row: int | None = None,
+    ) -> None:
+        custom_id = f"gn:hand:{kind}:{game_id}"
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", kind):
+            raise ValueError(f"bad game kind {kind!r}")
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.primary, emoji="🂠", custom_id=custom_id
+            ),
+            row=row,
+        )
+        self.kind = kind
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HandButton:
+        return cls(match["kind"], int(match["game_id"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        private = getattr(interaction.client, "private", None)
+        try:
+            if not isinstance(private, PrivateMessenger):
+                await reply_error(interaction, "errors.unknown_button")
+                return
+            await private.show_hand(interaction, self.kind, self.game_id)
+        except Exception as err:
+            await report_error(interaction, err, where=f"hand:{self.kind}")
+        if isinstance(private, PrivateMessenger):
+            await private.flush_for(interaction)

@@ -1,0 +1,475 @@
+"""The shared UI kit: persistent game buttons and selects, replies, errors, deferring.
+
+Buttons that outlive a restart. A :class:`GameButton` carries everything in its custom id,
+``gn:<kind>:<game_id>:<action>[:<arg>]``, and every click is routed to the handler its cog
+registered for ``kind`` (all state is in the database, so yesterday's buttons still work)::
+
+    # in the cog
+    async def cog_load(self) -> None:
+        self.bot.actions.register("papayoo", self.on_press)
+
+    async def on_press(self, interaction: discord.Interaction, press: Press) -> None:
+        stored, events = await self.bot.store.games.act(
+            press.game_id, interaction.user.id, {"type": press.action, "card": press.arg})
+        await update_message(interaction, embed=render(stored, events), view=board(stored))
+
+    # when sending the board
+    view = game_view(GameButton("papayoo", game_id, "play", "7H", label="7♥"))
+
+The kit answers for the handler when it raises: an ``IllegalAction`` becomes an ephemeral
+reply in the clicker's language (:func:`translate_illegal`), anything else is logged and
+answered with the generic "something went wrong". After every press, private content that
+could not be sent as a DM is delivered (``bot.private.flush_for``).
+
+Answer within 3 seconds: Discord drops an interaction not acknowledged in time. Engine moves
+and database writes take milliseconds; for anything that may be slow wrap the work in
+``async with auto_defer(interaction):`` (defers only if the work passes 2 s) or call
+:func:`defer` first, and answer with :func:`respond`, which picks the initial response or a
+follow-up as needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeAlias, cast
+
+import discord
+from discord import app_commands
+
+from bot.engine import IllegalAction
+from bot.i18n import Lang, has_key, locale_for_user, t
+from bot.storage import GameNotFound
+
+__all__ = [
+    "CUSTOM_ID_MAX",
+    "ActionHandler",
+    "ActionRouter",
+    "GameButton",
+    "GameSelect",
+    "Press",
+    "accept_decline",
+    "auto_defer",
+    "defer",
+    "error_text",
+    "game_custom_id",
+    "game_view",
+    "reply_error",
+    "report_error",
+    "respond",
+    "translate_illegal",
+    "update_message",
+]
+
+log = logging.getLogger("gamenight.ui")
+
+CUSTOM_ID_MAX = 100
+_KIND = r"[a-z][a-z0-9_]*"
+_ACTION = r"[a-z][a-z0-9_.-]*"
+_NAME = re.compile(rf"^{_KIND}$")
+_ACTION_NAME = re.compile(rf"^{_ACTION}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A click on a :class:`GameButton` (or a choice in a :class:`GameSelect`)."""
+
+    kind: str
+    game_id: int
+    action: str
+    arg: str | None = None
+    values: tuple[str, ...] = ()
+    """The options chosen in a select; empty for a button."""
+
+
+ActionHandler: TypeAlias = Callable[[discord.Interaction[Any], Press], Awaitable[None]]
+"""``async (interaction, press) -> None``; it must answer the interaction."""
+
+
+class ActionRouter:
+    """Which handler answers the buttons of each game kind (``bot.actions``)."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[tuple[str, str | None], ActionHandler] = {}
+
+    def register(self, kind: str, handler: ActionHandler, *, action: str | None = None) -> None:
+        """Route ``kind``'s presses (only ``action`` ones if given) to ``handler``."""
+        if not _NAME.match(kind) or kind == "hand":
+            raise ValueError(f"bad game kind for buttons: {kind!r}")
+        self._handlers[(kind, action)] = handler
+
+    def unregister(self, kind: str) -> None:
+        """Forget every handler of ``kind`` (in ``cog_unload``)."""
+        for key in [k for k in self._handlers if k[0] == kind]:
+            del self._handlers[key]
+
+    def lookup(self, kind: str, action: str) -> ActionHandler | None:
+        return self._handlers.get((kind, action)) or self._handlers.get((kind, None))
+
+
+def game_custom_id(
+    kind: str, game_id: int, action: str, arg: str | None = None, *, prefix: str = "gn"
+) -> str:
+    """``gn:<kind>:<game_id>:<action>[:<arg>]``, checked to fit Discord's 100 characters."""
+    if not _NAME.match(kind) or not _ACTION_NAME.match(action):
+        raise ValueError(f"bad kind or action: {kind!r}, {action!r}")
+    if arg is not None and ":" in arg:
+        raise ValueError("a button argument cannot contain ':'")
+    custom_id = f"{prefix}:{kind}:{game_id}:{action}" + (f":{arg}" if arg is not None else "")
+    if len(custom_id) > CUSTOM_ID_MAX:
+        raise ValueError(f"custom id longer than {CUSTOM_ID_MAX} characters: {custom_id!r}")
+    return custom_id
+
+
+class _KitClient(Protocol):
+    actions: ActionRouter
+    private: _Flusher
+
+
+class _Flusher(Protocol):
+    async def flush_for(self, interaction: discord.Interaction[Any]) -> None: ...
+
+
+def _kit(interaction: discord.Interaction[Any]) -> _KitClient | None:
+    client = interaction.client
+    if isinstance(getattr(client, "actions", None), ActionRouter):
+        return cast(_KitClient, client)
+    return None
+
+
+async def dispatch(interaction: discord.Interaction[Any], press: Press) -> None:
+    """Run the handler registered for ``press``; report its errors; deliver pending DMs."""
+    kit = _kit(interaction)
+    handler = kit.actions.lookup(press.kind, press.action) if kit else None
+    try:
+        if handler is None:
+            log.warning("button without handler", extra={"kind": press.kind, "act": press.action})
+            await reply_error(interaction, "errors.unknown_button")
+            return
+        await handler(interaction, press)
+    except Exception as err:
+        await report_error(interaction, err, where=f"{press.kind}:{press.action}")
+    finally:
+        if kit is not None:
+            await kit.private.flush_for(interaction)
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"gn:(?P<kind>(?!hand:){_KIND}):(?P<game_id>\d+):(?P<action>{_ACTION})(?::(?P<arg>[^:]*))?",
+):
+    """A persistent button whose custom id says which game and which action it is."""
+
+    def __init__(
+        self,
+        kind: str,
+        game_id: int,
+        action: str,
+        arg: str | None = None,
+        *,
+        label: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                style=style,
+                disabled=disabled,
+                custom_id=game_custom_id(kind, game_id, action, arg),
+            ),
+            row=row,
+        )
+        self.press = Press(kind, game_id, action, arg)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GameButton:
+        return cls(match["kind"], int(match["game_id"]), match["action"], match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, self.press)
+
+
+class GameSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=rf"gns:(?P<kind>{_KIND}):(?P<game_id>\d+):(?P<action>{_ACTION})(?::(?P<arg>[^:]*))?",
+):
+    """A persistent select (e.g. the cards to pass); the handler gets ``press.values``."""
+
+    def __init__(
+        self,
+        kind: str,
+        game_id: int,
+        action: str,
+        options: Sequence[discord.SelectOption],
+        arg: str | None = None,
+        *,
+        placeholder: str | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=game_custom_id(kind, game_id, action, arg, prefix="gns"),
+                options=list(options),
+                placeholder=placeholder,
+                min_values=min_values,
+                max_values=max_values,
+                disabled=disabled,
+            ),
+            row=row,
+        )
+        self.press = Press(kind, game_id, action, arg)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GameSelect:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        return cls(match["kind"], int(match["game_id"]), match["action"], options, match["arg"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = tuple(str(v) for v in self.item.values)
+        p = self.press
+        await dispatch(interaction, Press(p.kind, p.game_id, p.action, p.arg, values))
+
+
+def game_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A persistent view (no timeout) holding ``items``."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def accept_decline(
+    kind: str,
+    game_id: int,
+    locale: str,
+    *,
+    arg: str | None = None,
+    accept: str = "accept",
+    decline: str = "decline",
+) -> discord.ui.View:
+    """The one accept/decline prompt: two buttons routed to ``kind``'s handler."""
+    return game_view(
+        GameButton(
+            kind,
+            game_id,
+            accept,
+            arg,
+            label=t("ui.accept", locale),
+            style=discord.ButtonStyle.success,
+        ),
+        GameButton(
+            kind,
+            game_id,
+            decline,
+            arg,
+            label=t("ui.decline", locale),
+            style=discord.ButtonStyle.danger,
+        ),
+    )
+
+
+# -- answering -------------------------------------------------------------------------------
+
+_response_locks: dict[int, asyncio.Lock] = {}
+
+
+def _message_kwargs(
+    content: str | None,
+    embed: discord.Embed | None,
+    embeds: Sequence[discord.Embed] | None,
+    view: discord.ui.View | None,
+) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {}
+    if content is not None:
+        kwargs["content"] = content
+    if embed is not None:
+        kwargs["embed"] = embed
+    if embeds:
+        kwargs["embeds"] = list(embeds)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+async def respond(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    embeds: Sequence[discord.Embed] | None = None,
+    view: discord.ui.View | None = None,
+    ephemeral: bool = False,
+) -> None:
+    """Send a message answering ``interaction``: the response if none yet, else a follow-up."""
+    kwargs = _message_kwargs(content, embed, embeds, view)
+    lock = _response_locks.get(interaction.id)
+    async with lock if lock is not None else contextlib.nullcontext():
+        if interaction.response.is_done():
+            await interaction.followup.send(ephemeral=ephemeral, **kwargs)
+        else:
+            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+
+
+async def update_message(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    embeds: Sequence[discord.Embed] | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Edit the message whose button was pressed (works before or after a defer)."""
+    kwargs = _message_kwargs(content, embed, embeds, view)
+    lock = _response_locks.get(interaction.id)
+    async with lock if lock is not None else contextlib.nullcontext():
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
+
+
+async def defer(
+    interaction: discord.Interaction[Any], *, ephemeral: bool = False, thinking: bool = False
+) -> None:
+    """Acknowledge now, answer later with :func:`respond` / :func:`update_message`.
+
+    For a button, ``thinking=False`` keeps the message as it is (then update it); for a
+    command, ``thinking=True`` shows "… is thinking". No-op if already answered.
+    """
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+
+
+@contextlib.asynccontextmanager
+async def auto_defer(
+    interaction: discord.Interaction[Any],
+    *,
+    ephemeral: bool = False,
+    thinking: bool = False,
+    after: float = 2.0,
+) -> AsyncIterator[None]:
+    """Defer ``interaction`` only if the block is still running after ``after`` seconds."""
+    lock = _response_locks.setdefault(interaction.id, asyncio.Lock())
+
+    async def later() -> None:
+        await asyncio.sleep(after)
+        async with lock:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+
+    task = asyncio.create_task(later())
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
+            await task
+        _response_locks.pop(interaction.id, None)
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+def translate_illegal(err: IllegalAction, locale: str) -> str:
+    """The refusal in the player's language when the catalog has ``err.key``, else English."""
+    if err.key and has_key(err.key, locale):
+        return t(err.key, locale, **err.params)
+    return str(err)
+
+
+async def reply_error(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
+    """An ephemeral, translated refusal (never raises: the user may have gone)."""
+    await _say(interaction, t(key, locale_for_user(interaction), **params))
+
+
+async def _say(interaction: discord.Interaction[Any], text: str) -> None:
+    try:
+        await respond(interaction, text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer an interaction", extra={"interaction": interaction.id})
+
+
+def _permission_names(names: Sequence[str], locale: Lang) -> str:
+    return ", ".join(
+        t(f"perm.{n}", locale) if has_key(f"perm.{n}") else n.replace("_", " ").title()
+        for n in names
+    )
+
+
+def error_text(error: BaseException, locale: Lang) -> str | None:
+    """The user-facing text for an expected error, ``None`` for a bug (log it)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, IllegalAction):
+        return translate_illegal(error, locale)
+    if isinstance(error, GameNotFound):
+        return t("errors.game_not_found", locale)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t("errors.guild_only", locale)
+    if isinstance(error, app_commands.MissingPermissions):
+        perms = _permission_names(error.missing_permissions, locale)
+        return t("errors.missing_permissions", locale, permissions=perms)
+    if isinstance(error, app_commands.BotMissingPermissions):
+        perms = _permission_names(error.missing_permissions, locale)
+        return t("errors.bot_missing_permissions", locale, permissions=perms)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return t("errors.cooldown", locale, seconds=max(1, round(error.retry_after)))
+    if isinstance(error, app_commands.CheckFailure):
+        return t("errors.not_allowed", locale)
+    if isinstance(error, app_commands.TransformerError):
+        return t("errors.bad_value", locale, value=str(error.value)[:100])
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return t("errors.outdated_command", locale)
+    return None
+
+
+async def report_error(
+    interaction: discord.Interaction[Any], error: BaseException, *, where: str = ""
+) -> None:
+    """Tell the user what went wrong (ephemeral); log it when it is a bug. Never raises."""
+    locale = locale_for_user(interaction)
+    text = error_text(error, locale)
+    if text is None:
+        original = getattr(error, "original", error)
+        log.error(
+            "unhandled error in an interaction",
+            exc_info=(type(original), original, original.__traceback__),
+            extra={
+                "where": where or _describe(interaction),
+                "guild_id": interaction.guild_id,
+                "user_id": interaction.user.id,
+            },
+        )
+        text = t("errors.generic", locale)
+    await _say(interaction, text)
+
+
+def _describe(interaction: discord.Interaction[Any]) -> str:
+    command = interaction.command
+    if command is not None:
+        return f"/{command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return str(data.get("custom_id", interaction.type.name))
