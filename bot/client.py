@@ -1,0 +1,164 @@
+"""The bot: owns the database, the scheduler and the cogs for its whole life.
+
+What a cog gets from ``self.bot`` (a :class:`GamenightBot`):
+
+=================  ===========================================================================
+``bot.settings``   process settings (:class:`bot.settings.Settings`)
+``bot.clock``      the one source of "now" (:class:`bot.clock.Clock`; a ``FakeClock`` in tests)
+``bot.db``         the SQLite connection (:class:`bot.storage.Database`), for transactions
+``bot.store``      the repositories (:class:`bot.storage.Store`): ``games`` (with ``act``),
+                   ``settings``, ``timers``, ``private``, ``days``, ``titles``, ``results``,
+                   ``runs``
+``bot.timers``     durable timers and periodic jobs (:class:`bot.timers.TimerService`)
+``bot.private``    DMs with a fallback and "Show my hand" (:class:`bot.private.PrivateMessenger`)
+``bot.actions``    routes persistent game buttons to their cog (:class:`bot.ui.ActionRouter`)
+=================  ===========================================================================
+
+Start-up (:meth:`GamenightBot.setup_hook`): database open, migrations, scheduler start, cogs
+load, command sync; once connected, timers that fell due while the bot was down run.
+Shutdown (:meth:`GamenightBot.close`): scheduler stopped, database closed, then Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.clock import Clock, SystemClock
+from bot.i18n import GamenightTranslator
+from bot.private import HandButton, PrivateMessenger
+from bot.settings import Settings
+from bot.storage import Database, Store
+from bot.timers import TimerService
+from bot.ui import ActionRouter, GameButton, GameSelect, report_error
+from cogs import discover_cogs
+
+__all__ = ["INTENTS", "GamenightBot", "GamenightTree"]
+
+log = logging.getLogger("gamenight.bot")
+
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+"""Guilds only: slash commands and buttons arrive as interactions that carry the member,
+their permissions and the resolved options, so no privileged intent (members, message
+content, presences) is needed. ``guilds`` keeps channels, roles and the bot's own member
+cached, which permission checks use."""
+
+
+# No voice here: spare the start-up warnings about missing voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
+class GamenightTree(app_commands.CommandTree["GamenightBot"]):
+    """Answers every failed slash command: a clear refusal or a generic error, always logged."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[GamenightBot], error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+class GamenightBot(commands.Bot):
+    """The Gamenight bot.
+
+    Tests build it without a token: ``GamenightBot(Settings(database_path=tmp), FakeClock())``.
+    With a clock other than :class:`SystemClock`, APScheduler is not started and the test
+    drives time with ``await bot.timers.run_due()`` (override with ``autorun_timers``).
+    ``cogs=None`` loads every cog found in ``cogs/`` (see :func:`cogs.discover_cogs`).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock | None = None,
+        cogs: Sequence[str] | None = None,
+        *,
+        autorun_timers: bool | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=INTENTS,
+            tree_cls=GamenightTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
+        )
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.db = Database(settings.database_path)
+        self.store = Store(self.db, self.clock)
+        if autorun_timers is None:
+            autorun_timers = isinstance(self.clock, SystemClock)
+        self.timers = TimerService(self.store.timers, self.clock, autorun=autorun_timers)
+        self.private = PrivateMessenger(self, self.store.private, self.store.games)
+        self.actions = ActionRouter()
+        self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
+        self.failed_cogs: list[str] = []
+        self._catch_up: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        version = await self.store.open()
+        log.info("database ready", extra={"schema_version": version})
+        await self.timers.start()
+        await self.tree.set_translator(GamenightTranslator())
+        self.add_dynamic_items(GameButton, GameSelect, HandButton)
+        await self.load_cogs()
+        await self.sync_commands()
+        self._catch_up = asyncio.create_task(self._catch_up_when_ready(), name="timers-catch-up")
+
+    async def load_cogs(self) -> None:
+        """Load :attr:`cog_modules`; a broken cog is logged and skipped, the others still run."""
+        for module in self.cog_modules:
+            try:
+                await self.load_extension(module)
+            except commands.ExtensionError:
+                self.failed_cogs.append(module)
+                log.exception("cog failed to load", extra={"cog": module})
+        log.info("cogs loaded", extra={"cogs": ",".join(self.extensions)})
+
+    async def sync_commands(self) -> None:
+        """Publish slash commands: to ``DEV_GUILD_ID`` only (instant) or globally."""
+        try:
+            if self.settings.dev_guild_id is not None:
+                guild = discord.Object(id=self.settings.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+            else:
+                synced = await self.tree.sync()
+        except discord.HTTPException:
+            log.exception("command sync failed; the previous commands stay in place")
+            return
+        log.info(
+            "commands synced",
+            extra={"count": len(synced), "guild_id": self.settings.dev_guild_id or "global"},
+        )
+
+    async def _catch_up_when_ready(self) -> None:
+        await self.wait_until_ready()
+        try:
+            await self.timers.catch_up()
+        except Exception:
+            log.exception("timer catch-up failed")
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: Any
+    ) -> None:
+        await self.private.flush_for(interaction)
+
+    async def close(self) -> None:
+        """Stop the scheduler, close the database, then disconnect from Discord."""
+        if self._catch_up is not None:
+            self._catch_up.cancel()
+        try:
+            await self.timers.shutdown()
+        finally:
+            await self.store.close()
+            await super().close()

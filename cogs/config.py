@@ -1,0 +1,210 @@
+"""``/config``: a server's Gamenight settings (Manage Server only).
+
+Every subcommand validates before saving: a bad value gets a clear ephemeral refusal and
+changes nothing; a saved one is confirmed with the new value.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+from zoneinfo import available_timezones
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+from pydantic import ValidationError
+
+from bot.clock import parse_hhmm
+from bot.i18n import Lang, locale_for_user, t
+from bot.storage import SETTING_FIELDS, GuildSettings
+from bot.storage.models import is_known_timezone
+from bot.ui import reply_error, respond
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
+
+ANNOUNCE_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
+"""What the bot needs in the announcement channel to post titles there."""
+
+
+@lru_cache(maxsize=1)
+def _zones() -> tuple[str, ...]:
+    return tuple(sorted(z for z in available_timezones() if "/" in z and not z.startswith("Etc/")))
+
+
+def describe(settings: GuildSettings, locale: Lang) -> dict[str, tuple[str, str]]:
+    """``{field: (label, shown value)}`` for every setting, in :data:`SETTING_FIELDS` order."""
+    language = t(f"config.language.{settings.locale}", locale)
+    channel, role = settings.announce_channel_id, settings.committee_role_id
+    values = {
+        "timezone": settings.timezone,
+        "spaye_close": settings.spaye_close,
+        "announce_channel_id": f"<#{channel}>" if channel else t("config.value.none", locale),
+        "challenge_expiry_minutes": t(
+            "config.value.minutes", locale, minutes=settings.challenge_expiry_minutes
+        ),
+        "committee_role_id": f"<@&{role}>" if role else t("config.value.committee_default", locale),
+        "default_exercise": settings.default_exercise,
+        "locale": language
+        if settings.locale_explicit
+        else t("config.value.locale_auto", locale, language=language),
+    }
+    return {field: (t(f"config.field.{field}", locale), values[field]) for field in SETTING_FIELDS}
+
+
+class ConfigCog(commands.Cog, name="Config"):
+    """Server settings for Gamenight."""
+
+    config = app_commands.Group(
+        name="config",
+        description="Gamenight settings for this server",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, bot: GamenightBot) -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        # default_permissions only hides the command; an admin can grant it to anyone.
+        if interaction.guild is None:
+            raise app_commands.NoPrivateMessage()
+        if not interaction.permissions.manage_guild:
+            raise app_commands.MissingPermissions(["manage_guild"])
+        return True
+
+    async def _current(self, guild: discord.Guild) -> GuildSettings:
+        return await self.bot.store.settings.get(guild.id, str(guild.preferred_locale))
+
+    async def _save(
+        self, interaction: discord.Interaction[Any], field: str, value: Any
+    ) -> GuildSettings | None:
+        guild = interaction.guild
+        if guild is None:  # interaction_check already refused it
+            raise app_commands.NoPrivateMessage()
+        try:
+            new = await self.bot.store.settings.update(
+                guild.id, {field: value}, preferred_locale=str(guild.preferred_locale)
+            )
+        except ValidationError as err:
+            reason = "; ".join(e["msg"].removeprefix("Value error, ") for e in err.errors())
+            await reply_error(interaction, "config.invalid", reason=reason)
+            return None
+        locale = locale_for_user(interaction)
+        label, shown = describe(new, locale)[field]
+        await respond(
+            interaction, t("config.saved", locale, setting=label, value=shown), ephemeral=True
+        )
+        return new
+
+    @config.command(name="show", description="Show this server's Gamenight settings")
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        settings = await self._current(interaction.guild)
+        embed = discord.Embed(title=t("config.title", locale), colour=discord.Colour.blurple())
+        for label, value in describe(settings, locale).values():
+            embed.add_field(name=label, value=value, inline=True)
+        await respond(interaction, embed=embed, ephemeral=True)
+
+    @config.command(name="timezone", description="Time zone of the server's days and months")
+    @app_commands.rename(zone=_("zone"))
+    @app_commands.describe(zone=_("An IANA time zone such as Europe/Paris"))
+    async def timezone(self, interaction: discord.Interaction[Any], zone: str) -> None:
+        zone = zone.strip()
+        if not is_known_timezone(zone):
+            await reply_error(interaction, "config.unknown_timezone", zone=zone[:64])
+            return
+        await self._save(interaction, "timezone", zone)
+
+    @timezone.autocomplete("zone")
+    async def _zone_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        needle = current.strip().lower().replace(" ", "_")
+        return [app_commands.Choice(name=z, value=z) for z in _zones() if needle in z.lower()][:25]
+
+    @config.command(name="closing-time", description="When an unfinished Späye is voided")
+    @app_commands.rename(time=_("time"))
+    @app_commands.describe(time=_("HH:MM in the server's time zone, e.g. 23:59"))
+    async def closing_time(self, interaction: discord.Interaction[Any], time: str) -> None:
+        try:
+            parse_hhmm(time)
+        except ValueError:
+            await reply_error(interaction, "config.bad_time", value=time[:20])
+            return
+        await self._save(interaction, "spaye_close", time)
+
+    @config.command(name="announce-channel", description="Where monthly titles are announced")
+    @app_commands.rename(channel=_("channel"))
+    @app_commands.describe(channel=_("A channel I can post in; leave empty to unset"))
+    async def announce_channel(
+        self, interaction: discord.Interaction[Any], channel: discord.TextChannel | None = None
+    ) -> None:
+        if channel is not None:
+            guild = channel.guild
+            if guild.me is None:
+                await reply_error(interaction, "config.cannot_check")
+                return
+            perms = channel.permissions_for(guild.me)
+            missing = [p for p in ANNOUNCE_PERMISSIONS if not getattr(perms, p)]
+            if missing:
+                locale = locale_for_user(interaction)
+                await reply_error(
+                    interaction,
+                    "config.channel_no_access",
+                    channel=channel.mention,
+                    permissions=", ".join(t(f"perm.{p}", locale) for p in missing),
+                )
+                return
+        await self._save(interaction, "announce_channel_id", channel.id if channel else None)
+
+    @config.command(name="challenge-expiry", description="Minutes before a däye challenge expires")
+    @app_commands.rename(minutes=_("minutes"))
+    @app_commands.describe(minutes=_("From 1 to 1440 (default 10)"))
+    async def challenge_expiry(
+        self, interaction: discord.Interaction[Any], minutes: app_commands.Range[int, 1, 1440]
+    ) -> None:
+        await self._save(interaction, "challenge_expiry_minutes", minutes)
+
+    @config.command(name="committee-role", description="Who may approve exercise adjustments")
+    @app_commands.rename(role=_("role"))
+    @app_commands.describe(role=_("Leave empty: the other players of the däye decide"))
+    async def committee_role(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        await self._save(interaction, "committee_role_id", role.id if role else None)
+
+    @config.command(name="exercise", description="The exercise a Späye opens with by default")
+    @app_commands.rename(name=_("name"))
+    @app_commands.describe(name=_("For example push-ups, squats, burpees"))
+    async def exercise(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await self._save(interaction, "default_exercise", name)
+
+    @config.command(name="language", description="Language of the bot's public messages")
+    @app_commands.rename(language=_("language"))
+    @app_commands.describe(language=_("Automatic follows the server's language"))
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=_("English", key="choice.language.en"), value="en"),
+            app_commands.Choice(name=_("Français", key="choice.language.fr"), value="fr"),
+            app_commands.Choice(
+                name=_("Automatic (server language)", key="choice.language.auto"), value="auto"
+            ),
+        ]
+    )
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        await self._save(
+            interaction, "locale", None if language.value == "auto" else language.value
+        )
+
+
+async def setup(bot: GamenightBot) -> None:
+    await bot.add_cog(ConfigCog(bot))

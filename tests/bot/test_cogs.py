@@ -1,0 +1,117 @@
+"""Every cog: found, loaded, distinct command names, French localisations; help texts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.client import INTENTS, GamenightBot
+from bot.clock import FakeClock
+from bot.i18n import CATALOGS, LOCALES, GamenightTranslator
+from bot.settings import Settings
+from cogs import discover_cogs
+from cogs.config import ConfigCog
+from cogs.help import HELP_GAMES, game_embeds, overview_embed
+from tests.bot.fakes import FakeInteraction
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@pytest.fixture
+async def bot(db_path: Path, clock: FakeClock) -> AsyncIterator[GamenightBot]:
+    instance = GamenightBot(Settings(database_path=db_path), clock)
+    await instance.load_cogs()
+    yield instance
+    await instance.close()
+
+
+def test_discovery_finds_only_modules_with_setup(tmp_path: Path) -> None:
+    (tmp_path / "game.py").write_text("async def setup(bot):\n    pass\n")
+    (tmp_path / "helpers.py").write_text("def other():\n    pass\n")
+    (tmp_path / "_private.py").write_text("async def setup(bot):\n    pass\n")
+    (tmp_path / "broken.py").write_text("def setup(:\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from x import y\n\nasync def setup(bot): ...\n")
+    assert discover_cogs(tmp_path, "x") == ["x.game", "x.pkg"]
+
+
+def test_default_cogs_include_the_shared_ones() -> None:
+    found = discover_cogs()
+    assert {"cogs.config", "cogs.help"} <= set(found)
+    assert all(name.startswith("cogs.") for name in found)
+
+
+def test_minimal_intents() -> None:
+    assert INTENTS.guilds
+    assert not (INTENTS.members or INTENTS.message_content or INTENTS.presences)
+
+
+async def test_every_cog_loads_and_command_names_are_distinct(bot: GamenightBot) -> None:
+    assert bot.failed_cogs == []
+    assert set(bot.extensions) == set(discover_cogs())
+    names = [command.name for command in bot.tree.get_commands()]
+    assert len(names) == len(set(names)), names
+    assert {"config", "help"} <= set(names)
+
+
+async def test_every_command_has_french_names_and_descriptions(bot: GamenightBot) -> None:
+    translator = GamenightTranslator()
+    for command in bot.tree.get_commands():
+        payload = await command.get_translated_payload(bot.tree, translator)
+        for node in walk(payload):
+            where = node["name"]
+            assert "fr" in node.get("name_localizations", {}), f"{where}: no French name"
+            assert NAME.match(node["name_localizations"]["fr"]), where
+            assert "fr" in node.get("description_localizations", {}), f"{where}: no French"
+            for choice in node.get("choices", []):
+                if choice["name"] not in {"Späye", "Papayoo", "Speahx", "Spit"}:
+                    assert "fr" in choice.get("name_localizations", {}), choice
+
+
+def walk(node: dict[str, object]) -> list[dict[str, object]]:
+    found = [node]
+    for child in node.get("options", []) or []:  # type: ignore[union-attr]
+        found.extend(walk(child))  # type: ignore[arg-type]
+    return found
+
+
+async def test_config_is_for_managers_only(bot: GamenightBot) -> None:
+    group = ConfigCog.config
+    assert group.guild_only
+    assert group.default_permissions == discord.Permissions(manage_guild=True)
+    cog = bot.get_cog("Config")
+    assert cog is not None and type(cog).__name__ == "ConfigCog"  # loaded as its own module
+    guild = SimpleNamespace(id=1, preferred_locale=discord.Locale.french)
+    member = FakeInteraction(guild=guild, permissions=discord.Permissions(send_messages=True))
+    with pytest.raises(app_commands.MissingPermissions):
+        await cog.interaction_check(member)  # type: ignore[arg-type]
+    with pytest.raises(app_commands.NoPrivateMessage):
+        await cog.interaction_check(FakeInteraction())  # type: ignore[arg-type]
+    admin = FakeInteraction(guild=guild, permissions=discord.Permissions(manage_guild=True))
+    assert await cog.interaction_check(admin)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_game_has_help_in_both_languages(game: str, lang: str) -> None:
+    catalog = CATALOGS[lang]  # type: ignore[index]
+    for part in ("title", "summary", "rules", "rulings"):
+        assert catalog.get(f"help.{game}.{part}", "").strip(), f"help.{game}.{part} ({lang})"
+    embeds = game_embeds(game, lang)  # type: ignore[arg-type]
+    assert all(len(e.description or "") <= 4096 for e in embeds)
+    assert sum(len(e) for e in embeds) <= 6000
+    assert len(overview_embed(lang, set())) <= 6000  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", HELP_GAMES)
+def test_rulings_are_stated_in_both_languages(game: str) -> None:
+    counts = {lang: CATALOGS[lang][f"help.{game}.rulings"].count("[R]") for lang in LOCALES}
+    assert counts["en"] == counts["fr"]
+    expected = {"spaye": 8, "papayoo": 0, "speahx": 3, "spit": 2}
+    assert counts["en"] == expected[game]
