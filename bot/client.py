@@ -16,7 +16,8 @@ What a cog gets from ``self.bot`` (a :class:`GamenightBot`):
 
 Start-up (:meth:`GamenightBot.setup_hook`): database open, migrations, scheduler start, cogs
 load, command sync; once connected, timers that fell due while the bot was down run.
-Shutdown (:meth:`GamenightBot.close`): scheduler stopped, database closed, then Discord.
+Shutdown (:meth:`GamenightBot.close`): scheduler stopped, database closed, then Discord
+(which unloads the cogs: a ``cog_unload`` must not need the database).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from bot.clock import Clock, SystemClock
 from bot.i18n import GamenightTranslator
 from bot.private import HandButton, PrivateMessenger
 from bot.settings import Settings
-from bot.storage import Database, Store
+from bot.storage import Database, GuildSettings, Store
 from bot.timers import TimerService
 from bot.ui import ActionRouter, GameButton, GameSelect, report_error
 from cogs import discover_cogs
@@ -140,6 +141,13 @@ class GamenightBot(commands.Bot):
             "commands synced",
             extra={"count": len(synced), "guild_id": self.settings.dev_guild_id or "global"},
         )
+
+    async def guild_settings(self, guild: discord.Guild | int) -> GuildSettings:
+        """A guild's settings; with a :class:`discord.Guild`, ``locale`` follows its preferred
+        locale unless an admin chose one."""
+        if isinstance(guild, discord.Guild):
+            return await self.store.settings.get(guild.id, str(guild.preferred_locale))
+        return await self.store.settings.get(guild)
 
     async def _catch_up_when_ready(self) -> None:
         await self.wait_until_ready()

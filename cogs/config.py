@@ -75,9 +75,6 @@ class ConfigCog(commands.Cog, name="Config"):
             raise app_commands.MissingPermissions(["manage_guild"])
         return True
 
-    async def _current(self, guild: discord.Guild) -> GuildSettings:
-        return await self.bot.store.settings.get(guild.id, str(guild.preferred_locale))
-
     async def _save(
         self, interaction: discord.Interaction[Any], field: str, value: Any
     ) -> GuildSettings | None:
@@ -104,7 +101,7 @@ class ConfigCog(commands.Cog, name="Config"):
         if interaction.guild is None:
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
-        settings = await self._current(interaction.guild)
+        settings = await self.bot.guild_settings(interaction.guild)
         embed = discord.Embed(title=t("config.title", locale), colour=discord.Colour.blurple())
         for label, value in describe(settings, locale).values():
             embed.add_field(name=label, value=value, inline=True)

@@ -219,3 +219,43 @@ async def test_unexpected_errors_get_a_generic_answer(
         failed = await fake.slash(world.ana, world.general, "boom")
         assert failed.ephemeral and failed.text.startswith("Quelque chose s'est mal passé")
     assert "unhandled error" in caplog.text and "boom" in caplog.text
+
+
+async def test_a_crash_loses_no_committed_move(
+    world: World, make_bot: Callable[[], GamenightBot]
+) -> None:
+    fake = world.fake
+    bot = make_bot()
+    running = fake.run_client(bot)
+    await running.start()
+    started = await fake.slash(world.bob, world.general, "counter", {"opponent": world.ana})
+    board = started.response
+    assert board is not None
+    inc = next(b.custom_id for b in fake.buttons(board) if b.label == "+1")
+    moved = await fake.click(world.bob, board, inc)
+    assert moved.callback_type == 7
+    await running.crash()  # no close(): the database is never closed properly
+
+    again = make_bot()
+    async with fake.run_client(again):
+        stored = await again.store.games.require(1)
+        assert stored.version == 2 and stored.game.public_view()["total"] == 1
+        refused = await fake.click(world.bob, board, inc)
+        assert "not your turn" in refused.text
+        assert (await fake.click(world.ana, board, inc)).callback_type == 7
+    await bot.store.close()
+
+
+async def test_timers_due_while_down_fire_once_ready(
+    world: World, make_bot: Callable[[], GamenightBot], clock: FakeClock
+) -> None:
+    fake = world.fake
+    bot = make_bot()
+    async with fake.run_client(bot):
+        await fake.slash(world.bob, world.general, "counter", {"opponent": world.ana})
+    clock.advance(hours=1)
+    again = make_bot()
+    async with fake.run_client(again):
+        nudge = await fake.wait_for_message(world.general, lambda m: "waiting" in (m.content or ""))
+        assert nudge.content == "Counter #1 is waiting for a move."
+        assert await again.timers.pending() == []
