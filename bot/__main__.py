@@ -45,30 +45,35 @@ def load_settings() -> Settings | None:
         return None
 
 
-async def run(settings: Settings, token: str) -> int:
-    """Run the bot until a signal asks it to stop; returns the exit code."""
-    bot = GamenightBot(settings)
+async def run(settings: Settings, token: str, bot: GamenightBot | None = None) -> int:
+    """Run the bot until SIGINT/SIGTERM or a fatal error; returns the exit code."""
+    bot = bot or GamenightBot(settings)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for sig in signals:
         with contextlib.suppress(NotImplementedError):  # not on Windows
             loop.add_signal_handler(sig, stop.set)
-    async with bot:
-        runner = asyncio.create_task(bot.start(token), name="discord")
-        stopper = asyncio.create_task(stop.wait(), name="signals")
-        await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        if stop.is_set():
-            log.info("shutting down")
-            await bot.close()
-        stopper.cancel()
-        try:
+    try:
+        async with bot:
+            runner = asyncio.create_task(bot.start(token), name="discord")
+            stopper = asyncio.create_task(stop.wait(), name="signals")
+            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if stop.is_set():
+                log.info("shutting down")
+                await bot.close()
+            stopper.cancel()
             await runner
-        except discord.LoginFailure:
-            log.error("Discord refused the token: check DISCORD_TOKEN (Bot -> Reset Token)")
-            return 1
-        except discord.PrivilegedIntentsRequired:
-            log.error("Discord refused the intents requested")
-            return 1
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN (Bot -> Reset Token)")
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        log.error("Discord refused the intents requested")
+        return 1
+    finally:
+        for sig in signals:
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(sig)
     log.info("stopped")
     return 0
 

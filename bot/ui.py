@@ -51,6 +51,7 @@ __all__ = [
     "ActionRouter",
     "GameButton",
     "GameSelect",
+    "GameView",
     "Press",
     "accept_decline",
     "auto_defer",
@@ -253,12 +254,27 @@ class GameSelect(
         await dispatch(interaction, Press(p.kind, p.game_id, p.action, p.arg, values))
 
 
-def game_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+class GameView(discord.ui.View):
+    """A view without timeout whose errors get the kit's answer (refusal or generic error).
+
+    Use it for a cog's own views too; kit items (:class:`GameButton`...) report their errors
+    themselves.
+    """
+
+    def __init__(self, *items: discord.ui.Item[Any], timeout: float | None = None) -> None:
+        super().__init__(timeout=timeout)
+        for item in items:
+            self.add_item(item)
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        await report_error(interaction, error, where=str(getattr(item, "custom_id", item)))
+
+
+def game_view(*items: discord.ui.Item[Any]) -> GameView:
     """A persistent view (no timeout) holding ``items``."""
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+    return GameView(*items)
 
 
 def accept_decline(
@@ -269,7 +285,7 @@ def accept_decline(
     arg: str | None = None,
     accept: str = "accept",
     decline: str = "decline",
-) -> discord.ui.View:
+) -> GameView:
     """The one accept/decline prompt: two buttons routed to ``kind``'s handler."""
     return game_view(
         GameButton(

@@ -236,3 +236,13 @@ async def test_auto_defer_only_when_slow() -> None:
         await asyncio.sleep(0.02)
         await respond(slow, "late")  # type: ignore[arg-type]
     assert [s.how for s in slow.log] == ["defer", "followup"]
+
+
+async def test_game_view_reports_errors_of_its_items() -> None:
+    from bot.ui import GameView
+
+    view = GameView(discord.ui.Button(label="x", custom_id="cog:x"))
+    assert view.timeout is None
+    interaction = FakeInteraction(locale=discord.Locale.french)
+    await view.on_error(interaction, IllegalAction("nope"), view.children[0])  # type: ignore[arg-type]
+    assert interaction.texts == ["nope"]
