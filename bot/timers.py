@@ -121,7 +121,11 @@ class TimerService:
         return bool(self.scheduler.running)
 
     async def start(self) -> None:
-        """Start APScheduler (needs the running loop) and arm every pending timer."""
+        """Start APScheduler (needs the running loop) and arm the timers still in the future.
+
+        Timers that fell due while the bot was down run in :meth:`catch_up`, which the bot
+        calls once its cogs are loaded and it is connected.
+        """
         if self._started:
             return
         self._started = True
@@ -142,8 +146,10 @@ class TimerService:
         )
         for job in self._crons.values():
             self._add_cron_job(job)
+        now = self._clock.now()
         for timer in await self._store.pending():
-            self._arm(timer.key, timer.due_at)
+            if timer.due_at > now:  # overdue ones wait for catch_up(): their cogs load later
+                self._arm(timer.key, timer.due_at)
         log.info("scheduler started", extra={"jobs": len(self.scheduler.get_jobs())})
 
     async def shutdown(self, grace: float = 5.0) -> None:

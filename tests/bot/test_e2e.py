@@ -259,3 +259,19 @@ async def test_timers_due_while_down_fire_once_ready(
         nudge = await fake.wait_for_message(world.general, lambda m: "waiting" in (m.content or ""))
         assert nudge.content == "Counter #1 is waiting for a move."
         assert await again.timers.pending() == []
+
+
+async def test_dev_guild_gets_the_commands_at_once(
+    world: World, db_path: Path, clock: FakeClock
+) -> None:
+    fake = world.fake
+    bot = GamenightBot(
+        Settings(database_path=db_path, dev_guild_id=world.guild.id), clock, ["cogs.help"]
+    )
+    async with fake.run_client(bot):
+        assert fake.global_commands == {}
+        assert {name for name, _ in fake.guild_commands[world.guild.id]} == {"help"}
+        shown = await fake.slash(world.bob, world.general, "help")
+        assert shown.ephemeral
+        settings = await bot.guild_settings(bot.get_guild(world.guild.id))  # type: ignore[arg-type]
+        assert settings.locale == "en" and settings.timezone == "UTC"

@@ -200,3 +200,17 @@ async def test_apscheduler_fires_real_jobs(store: Store) -> None:
     await service.cancel("n")
     await service.shutdown()
     assert not service.running
+
+
+async def test_start_arms_only_future_timers(store: Store) -> None:
+    clock = SystemClock()
+    service = TimerService(store.timers, clock, autorun=True)
+    await store.timers.put("x", clock.now() - timedelta(hours=1), {}, "overdue")
+    await store.timers.put("x", clock.now() + timedelta(hours=1), {}, "future")
+    await service.start()
+    try:
+        assert service.scheduler.get_job("timer:future") is not None
+        assert service.scheduler.get_job("timer:overdue") is None
+        assert service.scheduler.get_job("timers:sweep") is not None
+    finally:
+        await service.shutdown()
