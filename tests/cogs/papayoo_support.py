@@ -1,0 +1,193 @@
+"""Drive Papayoo through the fake Discord as its players would: lobby, pass, tricks.
+
+The driver reads the game from the database only to decide what a player wants to do; every
+move itself is a click on a message that player can see (a DM, or an ephemeral after
+"Show my hand" when their DMs are closed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.client import GamenightBot
+from bot.clock import FakeClock
+from bot.settings import Settings
+from bot.storage import StoredGame
+from cogs.papayoo._render import hand_text
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeUser
+
+COGS = ["cogs.config", "cogs.help", "cogs.papayoo"]
+
+
+def make_bot(db_path: Path, clock: FakeClock) -> GamenightBot:
+    return GamenightBot(Settings(database_path=db_path), clock, COGS)
+
+
+@dataclass
+class Table:
+    """An office with players, and the Papayoo game they play (once started)."""
+
+    fake: FakeDiscord
+    bot: GamenightBot
+    guild: FakeGuild
+    channel: FakeChannel
+    users: list[FakeUser]
+    closed: set[int] = field(default_factory=set)
+    settle: float = 0.02
+    game_id: int = 0
+    hands_seen: dict[int, list[str]] = field(default_factory=dict)
+    """Every full hand text each player held (at the deal and after the pass)."""
+
+    def user(self, player: str) -> FakeUser:
+        return next(u for u in self.users if str(u.id) == player)
+
+    async def stored(self) -> StoredGame:
+        return await self.bot.store.games.require(self.game_id)
+
+    def table_message(self, stored: StoredGame) -> FakeMessage:
+        return self.fake.message(stored.meta["table_id"])
+
+    def private_messages(self, user: FakeUser) -> list[FakeMessage]:
+        """What only this user sees, newest first."""
+        mine = self.fake.dms(user) + self.fake.ephemerals(user)
+        return sorted(mine, key=lambda m: m.id, reverse=True)
+
+    async def controls(self, user: FakeUser, prefix: str) -> FakeMessage:
+        """The newest private message with a component whose custom id starts with ``prefix``
+        (pressing "Show my hand" first when the user's DMs are closed)."""
+        if user.id in self.closed:
+            shown = await self.fake.click(
+                user, self.table_message(await self.stored()), label=self.hand_label(user)
+            )
+            assert shown.ephemeral and shown.response is not None
+            return shown.response
+
+        def find() -> FakeMessage | None:
+            for msg in self.private_messages(user):
+                for comp in self.fake.components_of(msg):
+                    if str(comp.get("custom_id", "")).startswith(prefix):
+                        return msg
+            return None
+
+        found = await self.fake.wait_for(find, timeout=5)
+        assert isinstance(found, FakeMessage)
+        return found
+
+    @staticmethod
+    def hand_label(user: FakeUser) -> str:
+        return "Voir ma main" if user.locale.startswith("fr") else "Show my hand"
+
+    async def open_and_start(
+        self, options: dict[str, Any] | None = None, players: int | None = None
+    ) -> int:
+        host, *others = self.users[: players or len(self.users)]
+        lobby = await self.fake.slash(host, self.channel, "papayoo new", options or {})
+        assert lobby.response is not None and not lobby.ephemeral
+        for user in others:
+            joined = await self.fake.click(user, lobby, label=join_label(self.fake, lobby))
+            assert joined.callback_type == 7, joined
+        started = await self.fake.click(host, lobby, label=start_label(self.fake, lobby))
+        assert started.callback_type == 7, started
+        games = await self.bot.store.games.find(kind="papayoo", channel_id=self.channel.id)
+        self.game_id = games[0].id
+        await self.record_hands()
+        return self.game_id
+
+    async def record_hands(self) -> None:
+        stored = await self.stored()
+        for player in stored.game.public_view()["players"]:
+            hand = stored.game.view(player)["hand"]
+            self.hands_seen.setdefault(int(player), []).append(hand_text(hand))
+
+    async def pass_cards(self, player: str, cards: Sequence[str] | None = None) -> None:
+        stored = await self.stored()
+        view = stored.game.view(player)
+        user = self.user(player)
+        chosen = list(cards or view["hand"][-view["pass_size"] :])
+        prefix = f"gns:papayoo:{self.game_id}:choose:{view['round']}"
+        msg = await self.controls(user, prefix)
+        select = next(s for s in self.fake.selects(msg) if s["custom_id"] == prefix)
+        picked = await self.fake.select(user, msg, prefix, chosen, settle=self.settle)
+        assert picked.callback_type == 7, picked.text
+        confirm = next(
+            b for b in self.fake.buttons(picked) if b.custom_id and ":pass:" in b.custom_id
+        )
+        assert not confirm.disabled and select["min_values"] == len(chosen)
+        done = await self.fake.click(user, picked, confirm.custom_id, settle=self.settle)
+        assert done.callback_type == 7, done.text
+
+    async def play_card(self, player: str, card: str | None = None) -> None:
+        stored = await self.stored()
+        view = stored.game.view(player)
+        code = card or view["legal"][0]
+        trick = sum(view["tricks_taken"].values())
+        custom_id = f"gn:papayoo:{self.game_id}:play:{view['round']}.{trick}.{code}"
+        msg = await self.controls(self.user(player), custom_id)
+        played = await self.fake.click(self.user(player), msg, custom_id, settle=self.settle)
+        assert played.callback_type == 7, played.text
+
+    async def step(self) -> bool:
+        """One move by whoever must act; ``False`` once the game is over."""
+        stored = await self.stored()
+        if not stored.is_active:
+            return False
+        view = stored.game.public_view()
+        if view["phase"] == "pass":
+            for player in view["to_act"]:
+                await self.pass_cards(player)
+            await self.record_hands()
+        else:
+            await self.play_card(view["turn"])
+        return True
+
+    async def play_to_the_end(self, limit: int = 500) -> None:
+        for _ in range(limit):
+            if not await self.step():
+                return
+        raise AssertionError("the game did not end")
+
+
+def join_label(fake: FakeDiscord, lobby: Any) -> str:
+    labels = [b.label for b in fake.buttons(lobby)]
+    return "Rejoindre" if "Rejoindre" in labels else "Join"
+
+
+def start_label(fake: FakeDiscord, lobby: Any) -> str:
+    labels = [b.label for b in fake.buttons(lobby)]
+    return "Lancer" if "Lancer" in labels else "Start"
+
+
+def office(fake: FakeDiscord, names: Sequence[str], *, french: Sequence[str] = ()) -> Any:
+    """A guild with a channel and these users as members."""
+    guild = fake.add_guild("Office")
+    channel = fake.add_text_channel(guild, "games")
+    users = []
+    for name in names:
+        user = fake.add_user(name, locale="fr" if name in french else "en-US")
+        fake.add_member(guild, user)
+        users.append(user)
+    return guild, channel, users
+
+
+async def forge(
+    fake: FakeDiscord,
+    user: FakeUser,
+    message: FakeMessage,
+    custom_id: str,
+    values: Sequence[str] | None = None,
+    *,
+    settle: float = 0.02,
+) -> Any:
+    """A component interaction no honest client would send (a disabled button, a select with
+    the wrong number of values): the component must exist on the message."""
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+    if values is not None:
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+    inter = fake._new_interaction(
+        3, user, message.channel, data, f"forged {custom_id}", source=message
+    )
+    return await fake._run(inter, timeout=5.0, settle=settle)
