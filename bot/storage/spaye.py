@@ -108,6 +108,19 @@ class SpayeDayStore:
                     games.append(stored)
         return games
 
+    async def unsettled_months(self, job: str, through: str) -> list[tuple[int, str]]:
+        """``(guild_id, month)`` pairs up to ``through`` (``YYYY-MM``) where the guild opened a
+        Späye and ``scheduler_runs`` has no ``(f"{job}:{guild_id}", month)`` claim yet, oldest
+        month first (the months whose end is still to be dealt with)."""
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT d.guild_id, substr(d.day, 1, 7) AS month FROM spaye_days d"
+            " WHERE substr(d.day, 1, 7) <= ? AND NOT EXISTS (SELECT 1 FROM scheduler_runs r"
+            " WHERE r.job = ? || d.guild_id AND r.period = substr(d.day, 1, 7))"
+            " ORDER BY month, d.guild_id",
+            (through, f"{job}:"),
+        )
+        return [(int(row["guild_id"]), str(row["month"])) for row in rows]
+
     async def guilds_with_days(self, month: str) -> list[int]:
         """Guilds that opened at least one Späye in ``month``."""
         rows = await self._db.fetchall(

@@ -1,0 +1,92 @@
+"""Späye's calendar arithmetic: guild-local closing instants and months (RULES.md section 1).
+
+Every date here is a guild's calendar date in its IANA zone (``GuildSettings.zone``), never a
+UTC date: the day and the month a Späye belongs to are the guild's.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import discord
+
+from bot.clock import at_local, month_of, parse_hhmm
+from bot.storage import GuildSettings
+
+__all__ = [
+    "closing_instant",
+    "guild_settings",
+    "month_after",
+    "month_before",
+    "parse_month",
+    "wall_time_exists",
+]
+
+_MONTH = re.compile(r"^(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])$")
+
+
+async def guild_settings(bot: Any, guild_id: int) -> GuildSettings:
+    """The guild's settings, its language following the guild's own when the bot sees it."""
+    guild = bot.get_guild(guild_id)
+    settings: GuildSettings = await bot.guild_settings(
+        guild if isinstance(guild, discord.Guild) else guild_id
+    )
+    return settings
+
+
+def wall_time_exists(day: date, hhmm: str, zone: ZoneInfo) -> bool:
+    """Whether the wall-clock ``hhmm`` happens at all on ``day`` (not in a DST gap)."""
+    wall = datetime.combine(day, parse_hhmm(hhmm))
+    seen = wall.replace(tzinfo=zone).astimezone(UTC).astimezone(zone).replace(tzinfo=None)
+    return seen == wall
+
+
+def closing_instant(settings: GuildSettings, day: date) -> datetime:
+    """The UTC instant the guild's Späye of ``day`` closes: ``spaye_close`` on ``day``, local.
+
+    Daylight saving time, by the rule's words ("when the closing time passes"):
+
+    - a closing time repeated by a change back (e.g. 02:30 on the last Sunday of October in
+      Europe/Paris) closes at its *first* occurrence: that is when it first passes;
+    - a closing time skipped by a change forward (02:30 on the last Sunday of March in
+      Europe/Paris never shows on the clock) closes at the instant the clock jumps over it
+      (03:00 local there): the first instant whose wall time is past the closing time.
+    """
+    zone = settings.zone
+    first = at_local(day, settings.spaye_close, zone)  # fold=0: first occurrence, or past a gap
+    if wall_time_exists(day, settings.spaye_close, zone):
+        return first
+    wall = datetime.combine(day, parse_hhmm(settings.spaye_close))
+    # In a gap, fold=0 reads the wall time with the offset before the change: ``first`` is
+    # after the jump by the gap's length. Walk back to the jump itself (gaps are whole minutes).
+    instant = first
+    while True:
+        earlier = instant - timedelta(minutes=1)
+        if earlier.astimezone(zone).replace(tzinfo=None) < wall:
+            return instant
+        instant = earlier
+
+
+def parse_month(text: str) -> str:
+    """``"2025-03"`` -> ``"2025-03"``; anything else raises ``ValueError``."""
+    match = _MONTH.match(text.strip())
+    if match is None:
+        raise ValueError(f"{text!r} is not a month as YYYY-MM")
+    return f"{match['y']}-{match['m']}"
+
+
+def _first_day(month: str) -> date:
+    return date.fromisoformat(f"{parse_month(month)}-01")
+
+
+def month_before(month: str) -> str:
+    """``"2025-01"`` -> ``"2024-12"``."""
+    return month_of(_first_day(month) - timedelta(days=1))
+
+
+def month_after(month: str) -> str:
+    """``"2024-12"`` -> ``"2025-01"``."""
+    return month_of(_first_day(month) + timedelta(days=31))
