@@ -55,6 +55,11 @@ log = logging.getLogger("gamenight.papayoo")
 TIMER_KIND: Final = "papayoo.turn"
 
 
+def new_seed() -> int:
+    """Each game's deck order comes from here (tests pin it)."""
+    return secrets.randbelow(1 << 62)
+
+
 def turn_key(game_id: int) -> str:
     """The one turn timer of a game: each move replaces it."""
     return f"papayoo:{game_id}:turn"
@@ -237,7 +242,7 @@ class PapayooCog(commands.Cog, name="Papayoo"):
             if not isinstance(table, PapayooLobby):
                 raise TypeError(f"#{started.id} is not a Papayoo lobby")
             players = table.players
-            game = new_game(KIND, players, secrets.randbelow(1 << 62), table.options)
+            game = new_game(KIND, players, new_seed(), table.options)
             meta = {
                 "lobby_id": started.id,
                 "locale": public,

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import asyncio
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.clock import FakeClock
-from tests.cogs.papayoo_support import Table, make_bot, office
+from cogs.papayoo._render import card
+from tests.cogs.papayoo_support import Table, forge, make_bot, office
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import message_text
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(autouse=True)
+def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same deck order every run, so every case below is met the same way."""
+    monkeypatch.setattr("cogs.papayoo._cog.new_seed", lambda: 20250314)
 
 
 @pytest.fixture
@@ -78,3 +86,278 @@ async def test_four_players_play_a_round_to_the_end(
 
 def winner_user(users, user_id):  # type: ignore[no-untyped-def]
     return next(u for u in users if u.id == user_id)
+
+
+async def test_three_players_one_with_closed_dms(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"])
+    closed = users[2]
+    fake.close_dms(closed)
+    bot = make_bot(db_path, clock)
+    async with fake.run_client(bot):
+        table = Table(fake, bot, guild, channel, users, closed={closed.id})
+        await table.open_and_start({"rounds": 1, "turn_seconds": 0})
+        assert fake.dms(closed) == []
+        assert len(fake.dms(users[0])) == 1
+        # Any interaction delivers what could not be sent, with a word about closed DMs.
+        later = await fake.slash(closed, channel, "papayoo stats")
+        kept = [m for m in later.followups if m.ephemeral]
+        assert kept and kept[0].text.startswith("📭")
+        assert table.hands_seen[closed.id][0] in kept[0].text
+        await table.play_to_the_end()
+        stored = await table.stored()
+        assert stored.status == "over"
+        assert len(await bot.store.results.for_game(stored.id)) == 3
+        assert fake.dms(closed) == []
+        assert_hands_stay_private(table)
+
+
+async def test_turn_timer_moves_for_absent_players_and_survives_a_restart(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"])
+    bot = make_bot(db_path, clock)
+    running = fake.run_client(bot)
+    await running.start()
+    table = Table(fake, bot, guild, channel, users)
+    game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 15})
+    [timer] = await bot.timers.pending()
+    assert timer.due_at == clock.now() + timedelta(seconds=15)
+    assert "<t:" in fake.text_of(table.table_message(await table.stored()))
+    ana, bob, cyd = (str(u.id) for u in users)
+    await table.pass_cards(ana)
+    old_pass = fake.dms(users[1])[-1]
+    clock.advance(seconds=14)
+    assert await bot.timers.run_due() == 0
+    clock.advance(seconds=2)
+    assert await bot.timers.run_due() == 1
+    note = await fake.wait_for_message(channel, lambda m: "Time is up" in (m.content or ""))
+    assert f"<@{bob}>" in note.content and f"<@{cyd}>" in note.content
+    stored = await table.stored()
+    view = stored.game.view(bob)
+    assert view["phase"] == "play" and view["received"] is not None
+
+    # Bob's pass select is from a finished pass: refused, nothing changed.
+    select = fake.selects(old_pass)[0]
+    chosen = [o["value"] for o in select["options"][: select["min_values"]]]
+    stale = await fake.select(users[1], old_pass, select["custom_id"], chosen)
+    assert stale.ephemeral and "earlier turn" in stale.text
+    assert (await table.stored()).version == stored.version
+
+    # The player to act sleeps: the bot plays their lowest legal card, publicly.
+    turn = view["turn"]
+    sleeper = table.user(turn)
+    expected = stored.game.auto_action(turn)["card"]  # type: ignore[attr-defined]
+    asleep = await table.controls(sleeper, f"gn:papayoo:{game_id}:play:1.0.")
+    clock.advance(seconds=16)
+    assert await bot.timers.run_due() == 1
+    note = await fake.wait_for_message(channel, lambda m: "the bot played" in (m.content or ""))
+    assert note.content == f"⏱ Time is up for <@{turn}>: the bot played {card(expected)}."
+    after = await table.stored()
+    assert after.game.public_view()["trick"] == [{"player": turn, "card": expected}]
+    button = next(b for b in fake.buttons(asleep) if not b.disabled)
+    late = await fake.click(sleeper, asleep, button.custom_id)
+    assert late.ephemeral and "It is <@" in late.text
+    assert (await table.stored()).version == after.version
+
+    # A timer for a turn already played changes nothing.
+    cog = bot.get_cog("Papayoo")
+    await cog.on_turn_timer(  # type: ignore[union-attr]
+        {"game_id": game_id, "phase": "play", "round": 1, "trick": 0, "card": 0, "player": turn}
+    )
+    assert (await table.stored()).version == after.version
+
+    # The deadline is in the database: it fires after a restart.
+    await running.crash()
+    await bot.store.close()
+    clock.advance(minutes=5)
+    again = make_bot(db_path, clock)
+    async with fake.run_client(again):
+        next_note = await fake.wait_for_message(
+            channel, lambda m: "the bot played" in (m.content or ""), after=note.id
+        )
+        assert next_note.id != note.id
+        table.bot = again
+        stored = await table.stored()
+        assert len(stored.game.public_view()["trick"]) == 2
+        assert [t.payload["card"] for t in await again.timers.pending()] == [2]
+
+
+async def test_a_restart_mid_trick_keeps_the_old_buttons_working(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd", "Dee"])
+    bot = make_bot(db_path, clock)
+    running = fake.run_client(bot)
+    await running.start()
+    table = Table(fake, bot, guild, channel, users)
+    game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 0})
+    await table.step()  # the pass
+    await table.step()
+    await table.step()
+    stored = await table.stored()
+    view = stored.game.public_view()
+    turn = view["turn"]
+    code = stored.game.view(turn)["legal"][0]
+    custom_id = f"gn:papayoo:{game_id}:play:1.0.{code}"
+    old = await table.controls(table.user(turn), custom_id)
+    board = table.table_message(stored)
+    await running.crash()
+    await bot.store.close()
+
+    again = make_bot(db_path, clock)
+    async with fake.run_client(again):
+        table.bot = again
+        played = await fake.click(table.user(turn), old, custom_id)
+        assert played.callback_type == 7 and "You played" in played.text
+        assert card(code) in fake.message(board.id).text
+        assert len((await table.stored()).game.public_view()["trick"]) == 3
+        await table.play_to_the_end()
+        assert (await table.stored()).status == "over"
+        assert_hands_stay_private(table)
+
+
+async def test_the_lobby_refuses_clearly_and_changes_nothing(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    names = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+    _, channel, users = office(fake, names, french=["Ivy"])
+    ana, bob, *_, ivy = users
+    bot = make_bot(db_path, clock)
+    async with fake.run_client(bot):
+        bad = await fake.slash(ana, channel, "papayoo new", {"turn_seconds": 5})
+        assert bad.ephemeral and "0 (off) or from 15 to 600" in bad.text
+        lobby = await fake.slash(ana, channel, "papayoo new")
+        lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
+
+        async def refused(user, label, needle):  # type: ignore[no-untyped-def]
+            version = (await bot.store.games.require(lobby_id)).version
+            answer = await fake.click(user, lobby, label=label)
+            assert answer.ephemeral and needle in answer.text, answer.text
+            assert (await bot.store.games.require(lobby_id)).version == version
+
+        await refused(bob, "Start", "Only the host (<@")
+        await refused(bob, "Cancel", "Only the host")
+        await refused(bob, "Leave", "not at this table")
+        await refused(ana, "Leave", "The host cannot leave")
+        assert (await fake.click(bob, lobby, label="Join")).callback_type == 7
+        await refused(bob, "Join", "already at this table")
+        await refused(ana, "Start", "at least 3 players; there are 2")
+        for user in users[2:8]:
+            assert (await fake.click(user, lobby, label="Join")).callback_type == 7
+        await refused(ivy, "Join", "La table est complète (8 joueurs)")
+        assert "Players (8/8)" in fake.message(lobby.response.id).text  # type: ignore[union-attr]
+        assert (await fake.click(bob, lobby, label="Leave")).callback_type == 7
+        assert (await fake.click(ana, lobby, label="Cancel")).callback_type == 7
+        assert fake.buttons(lobby) == []
+        stored = await bot.store.games.require(lobby_id)
+        assert stored.status == "voided"
+        assert await bot.store.games.find(kind="papayoo") == []
+
+
+async def test_bad_moves_are_refused_and_change_nothing(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd", "Zed"])
+    zed = users[3]
+    bot = make_bot(db_path, clock)
+    async with fake.run_client(bot):
+        table = Table(fake, bot, guild, channel, users[:3])
+        game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 0})
+
+        async def unchanged(result, needle):  # type: ignore[no-untyped-def]
+            assert result.ephemeral and needle in result.text, result.text
+            assert (await table.stored()).version == version
+
+        stored = await table.stored()
+        version = stored.version
+        ana = users[0]
+        hand = stored.game.view(str(ana.id))["hand"]
+        choose = f"gns:papayoo:{game_id}:choose:1"
+        dm = fake.dms(ana)[-1]
+        await unchanged(await forge(fake, ana, dm, choose, hand[:2]), "exactly 5 cards, not 2")
+        picked = await fake.select(ana, dm, choose, hand[:5])
+        confirm = next(b.custom_id for b in fake.buttons(picked) if ":pass:" in b.custom_id)
+        short = confirm.rsplit("-", 3)[0]  # a Confirm carrying 2 cards only
+        retarget(picked.response, confirm, short)
+        await unchanged(await forge(fake, ana, picked.response, short), "exactly 5 cards")
+        retarget(picked.response, short, confirm)
+        nobody = await fake.click(zed, table.table_message(stored), label="Show my hand")
+        await unchanged(nobody, "not playing in this game")
+
+        for player in stored.game.public_view()["players"]:
+            await table.pass_cards(player)
+        stored = await table.stored()
+        version = stored.version
+        view = stored.game.public_view()
+        turn, waiting = view["turn"], next(p for p in view["players"] if p != view["turn"])
+        mine = stored.game.view(turn)
+        prefix = f"gn:papayoo:{game_id}:play:1.0."
+        msg = await table.controls(table.user(turn), prefix)
+        first = prefix + mine["legal"][0]
+        elsewhere = next(c for c in stored.game.view(waiting)["hand"])
+        forged = prefix + elsewhere
+        retarget(msg, first, forged)
+        not_mine = await forge(fake, table.user(turn), msg, forged)
+        await unchanged(not_mine, f"{card(elsewhere)} is not in your hand")
+        retarget(msg, forged, first)
+        shown = await fake.click(
+            table.user(waiting), table.table_message(stored), label="Show my hand"
+        )
+        assert shown.response is not None and fake.buttons(shown) == []
+        shown.response.components.append(
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]}
+        )
+        out_of_turn = await forge(fake, table.user(waiting), shown.response, first)
+        await unchanged(out_of_turn, f"It is <@{turn}>'s turn, not yours.")
+
+        await table.play_card(turn)  # leads; now the follower must follow suit
+        stored = await table.stored()
+        version = stored.version
+        follower = stored.game.public_view()["turn"]
+        follow = stored.game.view(follower)
+        off_suit = [c for c in follow["hand"] if c not in follow["legal"]]
+        msg = await table.controls(table.user(follower), prefix)
+        assert off_suit, "this deal gives the follower cards of another suit"
+        bad = await forge(fake, table.user(follower), msg, prefix + off_suit[0])  # disabled
+        await unchanged(bad, "You must follow")
+        # The follower also opens their hand from the table, and plays from there.
+        table_msg = table.table_message(await table.stored())
+        await fake.click(table.user(follower), table_msg, label="Show my hand")
+        await table.play_card(follower)
+        await table.step()  # the trick is complete
+        assert any(not b.disabled for b in fake.buttons(msg))  # the DM still offers cards
+        version = (await table.stored()).version
+        stale = await fake.click(table.user(follower), msg, prefix + follow["legal"][-1])
+        await unchanged(stale, "earlier turn")
+
+        # A double click plays once.
+        stored = await table.stored()
+        turn = stored.game.public_view()["turn"]
+        code = stored.game.view(turn)["legal"][0]
+        custom_id = f"gn:papayoo:{game_id}:play:1.1.{code}"
+        msg = await table.controls(table.user(turn), custom_id)
+        both = await asyncio.gather(
+            fake.click(table.user(turn), msg, custom_id),
+            fake.click(table.user(turn), msg, custom_id),
+        )
+        assert sorted(r.callback_type for r in both) == [4, 7]
+        assert (await table.stored()).version == stored.version + 1
+        assert_hands_stay_private(table)
+
+
+def retarget(message, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    """Rewrite one component's custom id in the fake's copy (a tampered client)."""
+    for row in message.components:
+        for comp in row.get("components", []):
+            if comp.get("custom_id") == old:
+                comp["custom_id"] = new
+                comp["disabled"] = False
+                return
+    raise LookupError(old)
