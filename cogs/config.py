@@ -1,7 +1,8 @@
 """``/config``: a server's Gamenight settings (Manage Server only).
 
 Every subcommand validates before saving: a bad value gets a clear ephemeral refusal and
-changes nothing; a saved one is confirmed with the new value.
+changes nothing; a saved one is confirmed with the new value and dispatched as the event
+``guild_settings_changed(settings, field)`` (``on_guild_settings_changed`` listeners).
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ class ConfigCog(commands.Cog, name="Config"):
             reason = "; ".join(e["msg"].removeprefix("Value error, ") for e in err.errors())
             await reply_error(interaction, "config.invalid", reason=reason)
             return None
+        # Listeners react to the new value, e.g. the Späye calendar moves today's closing.
+        self.bot.dispatch("guild_settings_changed", new, field)
         locale = locale_for_user(interaction)
         label, shown = describe(new, locale)[field]
         await respond(
