@@ -1,31 +1,141 @@
 """Späye's calendar: closing each guild's day and announcing the monthly titles.
 
-Interface used by the Späye cog (filled in by the calendar work):
+Interface used by the Späye cog:
 
-- ``await start_calendar(bot)``: register the timer handlers and cron jobs, run catch-up once.
+- ``await start_calendar(bot)``: register the timer handlers, the month-end job and the
+  settings listener; catch up once (call it from ``cog_load``; calling it again is harmless).
 - ``await schedule_closing(bot, guild_id, day, game_id)``: arm the durable timer that closes
   this day's Späye at the guild's closing time.
-- ``await board_embed(bot, guild, month, locale)``: the monthly table as an embed.
+- ``await board_embed(bot, guild, month, locale)``: the monthly table as an embed; a bad
+  ``month`` raises ``ValueError`` whose text, already in ``locale``, is meant for an
+  ephemeral reply.
+
+Closing (:mod:`cogs.spaye._closing`). One durable timer per day (kind ``spaye.close_day``,
+key ``spaye:<game_id>:close``) due at the guild's ``spaye_close`` on that local date
+(:func:`cogs.spaye._periods.closing_instant` for daylight-saving days). It applies
+``{"type": "close"}`` as SYSTEM: voided when cards remain (no point counts, bonuses used come
+back), finished otherwise (unconfirmed exercises lapse). The game's channel is told in the
+guild's language and the bot dispatches ``spaye_day_closed(stored, events)``, so the Späye cog
+can refresh its board from an ``on_spaye_day_closed`` listener. A closing missed while the
+bot was down runs once at start-up; a second run gets ``IllegalAction`` and counts as done.
+
+Settings. ``/config timezone`` and ``/config closing-time`` dispatch
+``guild_settings_changed(settings, field)``; the calendar then moves the closing of the
+guild's running day. A change that would put that closing in the past leaves it as it was
+(the running day is not closed by surprise); the new setting applies from the next day.
+
+Month end (:mod:`cogs.spaye._month`): hourly at :05 UTC and once at start-up; each guild's
+month is settled after midnight of the 1st in its own zone, announced in the announcement
+channel (fallback: the channel of the guild's latest Späye), with a DM to each titleholder.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import weakref
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 import discord
 
+from bot.storage import GuildSettings
+from bot.timers import cron
+from cogs.spaye._board import board_embed as _board_embed
+from cogs.spaye._closing import (
+    CLOSE_KIND,
+    arm_missing_closings,
+    close_day,
+    close_timer,
+    rearm_closings,
+)
+from cogs.spaye._closing import schedule_closing as _schedule_closing
+from cogs.spaye._month import DM_KIND, MONTH_JOB, deliver_title_dm, month_end
+
+__all__ = ["board_embed", "run_month_end", "schedule_closing", "start_calendar"]
+
+log = logging.getLogger("gamenight.spaye.calendar")
+
+CLOSING_FIELDS = ("timezone", "spaye_close")
+"""Settings whose change moves the running day's closing."""
+
+
+@dataclass
+class _Calendar:
+    listener: Any = None
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+
+_CALENDARS: weakref.WeakKeyDictionary[Any, _Calendar] = weakref.WeakKeyDictionary()
+
+
+async def run_month_end(bot: Any) -> None:
+    """The month-end job (what the hourly trigger and the start-up catch-up run)."""
+    await month_end(bot, close=lambda game_id, day: close_day(bot, game_id, day))
+
 
 async def start_calendar(bot: Any) -> None:
-    """Register timer handlers and cron jobs; run missed closings and announcements once."""
+    """Register timer handlers, the month-end job and the settings listener; catch up once.
+
+    Called before the bot is ready (``cog_load``), the bot's start-up catch-up runs the
+    closings that fell due while it was down, then the month-end job. Called once the bot
+    is ready (a cog reload), it runs that catch-up itself, in the background.
+    """
+    calendar = _CALENDARS.setdefault(bot, _Calendar())
+
+    async def on_close(payload: dict[str, Any]) -> None:
+        await close_timer(bot, payload)
+
+    async def on_title_dm(payload: dict[str, Any]) -> None:
+        await deliver_title_dm(bot, payload)
+
+    async def on_month_end() -> None:
+        await run_month_end(bot)
+
+    async def on_settings_changed(settings: GuildSettings, changed: str) -> None:
+        if changed not in CLOSING_FIELDS:
+            return
+        try:
+            await rearm_closings(bot, settings.guild_id)
+        except Exception:
+            log.exception("could not move a closing", extra={"guild_id": settings.guild_id})
+
+    bot.timers.register(CLOSE_KIND, on_close)
+    bot.timers.register(DM_KIND, on_title_dm)
+    # Hourly in UTC: each run reads every guild's own local date, so any zone, a zone
+    # changed by an admin and daylight-saving days need no per-guild job.
+    bot.timers.add_cron(MONTH_JOB, on_month_end, cron("UTC", minute=5), catch_up=True)
+    if calendar.listener is not None:
+        bot.remove_listener(calendar.listener, "on_guild_settings_changed")
+    calendar.listener = on_settings_changed
+    bot.add_listener(on_settings_changed, "on_guild_settings_changed")
+    await arm_missing_closings(bot)
+    if bot.is_ready():
+        task = asyncio.create_task(_catch_up(bot), name="spaye-calendar-catch-up")
+        calendar.tasks.add(task)
+        task.add_done_callback(calendar.tasks.discard)
+
+
+async def _catch_up(bot: Any) -> None:
+    try:
+        await bot.timers.run_due()
+        await run_month_end(bot)
+    except Exception:
+        log.exception("Späye calendar catch-up failed")
 
 
 async def schedule_closing(bot: Any, guild_id: int, day: date, game_id: int) -> None:
     """Arm the timer that closes ``game_id`` at the guild's closing time on ``day``."""
+    await _schedule_closing(bot, guild_id, day, game_id)
 
 
 async def board_embed(
     bot: Any, guild: discord.Guild, month: str | None, locale: str
 ) -> discord.Embed:
-    """The month's three columns, titles and bonuses left (today's points provisional)."""
-    return discord.Embed(title="Späye")
+    """The month's three columns, titles and bonuses left (today's points provisional).
+
+    ``month`` is ``YYYY-MM`` (default: the guild's current month). Anything else raises
+    ``ValueError`` with a text in ``locale``: the cog shows it as an ephemeral reply.
+    """
+    return await _board_embed(bot, guild, month, locale)

@@ -64,7 +64,9 @@ def test_a_repeated_closing_time_closes_at_its_first_occurrence() -> None:
     assert wall_time_exists(date(2025, 10, 26), "02:30", settings(PARIS).zone)
     assert closing_instant(settings(PARIS, "02:30"), date(2025, 10, 26)) == utc(2025, 10, 26, 0, 30)
     # New York 2025-11-02: 01:30 EDT = 05:30 UTC comes first.
-    assert closing_instant(settings(NEW_YORK, "01:30"), date(2025, 11, 2)) == utc(2025, 11, 2, 5, 30)
+    assert closing_instant(settings(NEW_YORK, "01:30"), date(2025, 11, 2)) == utc(
+        2025, 11, 2, 5, 30
+    )
 
 
 def test_months() -> None:

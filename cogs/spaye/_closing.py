@@ -1,0 +1,153 @@
+"""Closing a guild's Späye day at its closing time (RULES.md section 1, "The day").
+
+One durable timer per day: kind :data:`CLOSE_KIND`, key ``spaye:<game_id>:close``
+(:func:`closing_key`), due at :func:`closing_instant`. Its handler applies
+``{"type": "close"}`` as SYSTEM (voided when cards remain, finished otherwise), tells the
+game's channel and dispatches ``spaye_day_closed(stored, events)``.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date
+from typing import Any
+
+import discord
+
+from bot.clock import month_of
+from bot.engine import SYSTEM, Event
+from bot.engine.spaye import TITLE_NAMES
+from bot.i18n import t
+from bot.storage import GameNotFound, GuildSettings, StoredGame
+from bot.storage.models import ActOutcome
+from cogs.spaye._periods import closing_instant, guild_settings
+from cogs.spaye._render_month import mention, month_label
+
+__all__ = [
+    "CLOSE_KIND",
+    "close_day",
+    "close_timer",
+    "closing_key",
+    "closing_text",
+    "rearm_closings",
+    "schedule_closing",
+]
+
+log = logging.getLogger("gamenight.spaye.calendar")
+
+CLOSE_KIND = "spaye.close_day"
+
+
+def closing_key(game_id: int) -> str:
+    """The timer key of a day's closing: one per game, so re-arming replaces it."""
+    return f"spaye:{game_id}:close"
+
+
+async def schedule_closing(bot: Any, guild_id: int, day: date, game_id: int) -> None:
+    """Arm (or move) the timer that closes ``game_id`` at the guild's closing time on ``day``.
+
+    ``day`` is the guild-local date the Späye was opened for. A closing time already past
+    fires at the next timer run.
+    """
+    settings = await guild_settings(bot, guild_id)
+    await bot.timers.schedule(
+        CLOSE_KIND,
+        closing_instant(settings, day),
+        {"guild_id": guild_id, "day": day.isoformat(), "game_id": game_id},
+        key=closing_key(game_id),
+    )
+
+
+async def rearm_closings(bot: Any, guild_id: int) -> int:
+    """Move the closing of the guild's running day(s) to its current settings; returns how
+    many moved. A closing the change would put in the past is left as it was."""
+    settings = await guild_settings(bot, guild_id)
+    now = bot.clock.now()
+    moved = 0
+    for day in await bot.store.days.active():
+        if day.guild_id != guild_id or closing_instant(settings, day.day) <= now:
+            continue
+        await schedule_closing(bot, guild_id, day.day, day.game_id)
+        moved += 1
+    return moved
+
+
+async def arm_missing_closings(bot: Any) -> int:
+    """Give every running day a pending closing (armed before this code, or given up)."""
+    armed = 0
+    for day in await bot.store.days.active():
+        timer = await bot.store.timers.get(closing_key(day.game_id))
+        if timer is None or timer.done:
+            await schedule_closing(bot, day.guild_id, day.day, day.game_id)
+            armed += 1
+    return armed
+
+
+async def close_timer(bot: Any, payload: dict[str, Any]) -> None:
+    """The ``spaye.close_day`` handler. ``IllegalAction`` (already closed) means done."""
+    guild_id, game_id = int(payload["guild_id"]), int(payload["game_id"])
+    day = date.fromisoformat(payload["day"])
+    settings = await guild_settings(bot, guild_id)
+    if bot.clock.now() < closing_instant(settings, day):  # moved later since it was armed
+        await schedule_closing(bot, guild_id, day, game_id)
+        return
+    await close_day(bot, game_id, day)
+
+
+async def close_day(bot: Any, game_id: int, day: date) -> StoredGame | None:
+    """Close a Späye now (SYSTEM ``close``) and tell its channel; ``None`` if it is unknown.
+
+    Raises ``IllegalAction`` when the day is already finished or voided: nothing is sent.
+    """
+    try:
+        outcome: ActOutcome = await bot.store.games.act(game_id, SYSTEM, {"type": "close"})
+    except GameNotFound:
+        log.warning("closing a Späye that does not exist", extra={"game_id": game_id})
+        return None
+    stored, events = outcome
+    log.info("Späye day closed", extra={"game_id": game_id, "status": stored.status})
+    settings = await guild_settings(bot, stored.guild_id)
+    text = closing_text(events, settings, day)
+    if text:
+        try:
+            channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning(
+                "could not tell the channel a Späye closed",
+                extra={"game_id": game_id, "channel_id": stored.channel_id},
+            )
+    bot.dispatch("spaye_day_closed", stored, events)
+    return stored
+
+
+def closing_text(events: list[Event], settings: GuildSettings, day: date) -> str:
+    """The public message of a closing, in the guild's language."""
+    locale, time = settings.locale, settings.spaye_close
+    lines: list[str] = []
+    for event in events:
+        if event["type"] == "day_voided":
+            lines.append(t("spaye.cal.closed.voided", locale, time=time, table=event["table"]))
+            returned: dict[str, str] = event.get("bonuses_returned") or {}
+            if returned:
+                bonuses = ", ".join(
+                    f"{TITLE_NAMES[title]} ({mention(holder)})"
+                    for title, holder in returned.items()
+                )
+                lines.append(t("spaye.cal.closed.bonuses_returned", locale, bonuses=bonuses))
+        elif event["type"] == "day_finished":
+            month = month_label(month_of(day), locale)
+            lines.append(t("spaye.cal.closed.finished", locale, time=time, month=month))
+            scores: dict[str, int] = event.get("scores") or {}
+            ranking = ", ".join(
+                f"{mention(p)} {scores[p]}"
+                for group in event.get("ranking") or []
+                for p in group
+                if scores.get(p)
+            )
+            if ranking:
+                lines.append(t("spaye.cal.closed.ranking", locale, ranking=ranking))
+    lapsed = [mention(e["player"]) for e in events if e["type"] == "exercise_lapsed"]
+    if lapsed:
+        lines.append(t("spaye.cal.closed.lapsed", locale, players=", ".join(lapsed)))
+    return "\n".join(lines)[:2000]

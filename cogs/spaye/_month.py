@@ -1,0 +1,294 @@
+"""The month's end: titles computed, stored, announced once, and a DM to each titleholder.
+
+Design. One periodic job, :data:`MONTH_JOB`, hourly at :05 UTC and once at start-up (the
+bot's catch-up). Each run asks the store for the ``(guild, month)`` pairs where the guild
+opened a Späye and whose end was not dealt with yet (``scheduler_runs`` job
+``spaye.month_end:<guild_id>``, period ``YYYY-MM``), then keeps, per guild, only the months
+before the guild's *current local month* (its time zone, read at that run: a changed zone
+counts from the next run). So a month is settled at the first run after midnight of the 1st,
+guild time, whatever the guild's zone or a daylight-saving change, and never before.
+
+Settling a month (:func:`settle_month`): running days of that month whose closing time has
+passed are closed first (if one can't be, or isn't due yet, the month waits for the next
+run). Then, in one transaction, the month is claimed and its titles are awarded from
+``month_standings`` over the guild's *finished* days of that month (voided days count
+nothing; ties by the rules' tie-breaks; nobody with 0 points gets a title). Their bonuses are
+for the month after.
+
+Announcing (:func:`announce_month`): an embed with the three columns (däye · Grand Späyin,
+victory · Mastäye, repetition · Tikäo) and the titles, in the guild's language, posted to the
+announcement channel (``/config announce-channel``); when it is unset or the bot can't post
+there, to the channel of the guild's latest Späye. Titles are marked announced and one
+durable DM timer per titleholder is armed in the same transaction, so each DM is sent even
+after a crash (through ``bot.private``: closed DMs wait for the user's next interaction).
+A failed post leaves the titles unannounced: later runs retry while that month is the last
+one ended. A month with Späyes but none finished gets a short "no Späye finished" line
+instead (once, no retry). A guild that played no Späye in a month hears nothing about it.
+
+Catch-up. After a long downtime, older months than the last one ended are settled silently
+(titles stored for the record, nothing posted: their bonus month is already over). Between a
+successful post and its commit a crash would post again; every other step runs at most once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import date, timedelta
+from typing import Any
+
+import discord
+
+from bot.clock import month_of
+from bot.engine import IllegalAction
+from bot.engine.spaye import TITLE_NAMES, month_standings
+from bot.i18n import t
+from bot.storage import GuildSettings, StoredGame
+from bot.storage.models import SpayeDay
+from cogs.spaye._periods import closing_instant, guild_settings, month_after, month_before
+from cogs.spaye._render_month import COLOUR, add_columns, month_label, title_lines
+
+__all__ = [
+    "DM_KIND",
+    "MONTH_JOB",
+    "CloseDay",
+    "announce_month",
+    "deliver_title_dm",
+    "month_embed",
+    "month_end",
+    "settle_month",
+    "standings_of",
+]
+
+log = logging.getLogger("gamenight.spaye.calendar")
+
+MONTH_JOB = "spaye.month_end"
+DM_KIND = "spaye.title_dm"
+LATEST_ZONE = timedelta(hours=14)
+"""The furthest ahead of UTC a time zone runs (Pacific/Kiritimati)."""
+
+CloseDay = Callable[[int, date], Awaitable[Any]]
+"""``(game_id, day)``: close a running day now (raises ``IllegalAction`` if it was closed)."""
+
+_LOCKS: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _lock(bot: Any) -> asyncio.Lock:
+    return _LOCKS.setdefault(bot, asyncio.Lock())
+
+
+def settle_job(guild_id: int) -> str:
+    """The ``scheduler_runs`` job of one guild's month ends."""
+    return f"{MONTH_JOB}:{guild_id}"
+
+
+async def standings_of(bot: Any, guild_id: int, month: str) -> dict[str, Any]:
+    """``month_standings`` over the guild's finished Späyes of ``month``."""
+    games: list[StoredGame] = await bot.store.days.finished_in_month(guild_id, month)
+    return month_standings([g.game.result() for g in games])
+
+
+async def month_end(bot: Any, close: CloseDay) -> None:
+    """Settle and announce every month that ended in its guild's time zone (see above)."""
+    async with _lock(bot):
+        now = bot.clock.now()
+        through = month_of((now + LATEST_ZONE).date())
+        pending: dict[int, list[str]] = {}
+        for guild_id, month in await bot.store.days.unsettled_months(MONTH_JOB, through):
+            pending.setdefault(guild_id, []).append(month)
+        running: list[SpayeDay] = await bot.store.days.active()
+        tried: set[tuple[int, str]] = set()
+        for guild_id, months in pending.items():
+            try:
+                await _end_months(bot, guild_id, months, running, close, tried)
+            except Exception:
+                log.exception("month end failed", extra={"guild_id": guild_id})
+        await _retry_announcements(bot, tried)
+    await bot.timers.run_due()  # the titleholders' DMs just armed
+
+
+async def _end_months(
+    bot: Any,
+    guild_id: int,
+    months: Sequence[str],
+    running: Sequence[SpayeDay],
+    close: CloseDay,
+    tried: set[tuple[int, str]],
+) -> None:
+    settings = await guild_settings(bot, guild_id)
+    now = bot.clock.now()
+    current = month_of(settings.today(now))
+    for month in sorted(months):
+        if month >= current:
+            break
+        days = [d for d in running if d.guild_id == guild_id and month_of(d.day) == month]
+        if not await _close_overdue(settings, days, now, close):
+            log.info("month end waits for a running day", extra={"guild_id": guild_id})
+            break
+        if await settle_month(bot, guild_id, month) is None:
+            continue
+        if month == month_before(current):
+            tried.add((guild_id, month))
+            await announce_month(bot, guild_id, month)
+        else:
+            await bot.store.titles.mark_announced(guild_id, month)
+            log.info("old month settled silently", extra={"guild_id": guild_id, "month": month})
+
+
+async def _close_overdue(
+    settings: GuildSettings, days: Sequence[SpayeDay], now: Any, close: CloseDay
+) -> bool:
+    """Close the month's days still running past their closing; ``False`` if one is left."""
+    for day in days:
+        if closing_instant(settings, day.day) > now:
+            return False
+        try:
+            await close(day.game_id, day.day)
+        except IllegalAction:
+            pass  # closed meanwhile
+        except Exception:
+            log.exception("could not close a Späye at month end", extra={"game_id": day.game_id})
+            return False
+    return True
+
+
+async def settle_month(bot: Any, guild_id: int, month: str) -> dict[str, Any] | None:
+    """Claim the month and award its titles in one transaction; ``None`` if already done."""
+    standings = await standings_of(bot, guild_id, month)
+    async with bot.db.transaction():
+        if not await bot.store.runs.claim(settle_job(guild_id), month):
+            return None
+        for title, holder in standings["titles"].items():
+            if holder is not None:
+                await bot.store.titles.award(guild_id, month, title, int(holder))
+    log.info(
+        "month settled",
+        extra={"guild_id": guild_id, "month": month, "titles": str(standings["titles"])},
+    )
+    return standings
+
+
+async def _retry_announcements(bot: Any, tried: set[tuple[int, str]]) -> None:
+    now = bot.clock.now()
+    waiting = sorted({(x.guild_id, x.month) for x in await bot.store.titles.unannounced()})
+    for guild_id, month in waiting:
+        if (guild_id, month) in tried:
+            continue
+        try:
+            settings = await guild_settings(bot, guild_id)
+            last_ended = month_before(month_of(settings.today(now)))
+            if month == last_ended:
+                await announce_month(bot, guild_id, month)
+            elif month < last_ended:
+                await bot.store.titles.mark_announced(guild_id, month)
+                log.warning("titles never announced", extra={"guild_id": guild_id, "month": month})
+        except Exception:
+            log.exception("announcement retry failed", extra={"guild_id": guild_id})
+
+
+def month_embed(
+    standings: dict[str, Any], holders: dict[str, str | None], month: str, locale: str
+) -> discord.Embed:
+    """The month's announcement: three columns and the titles."""
+    embed = discord.Embed(
+        title=t("spaye.cal.titles.title", locale, month=month_label(month, locale)),
+        description=t(
+            "spaye.cal.titles.description",
+            locale,
+            days=standings["days"],
+            next=month_label(month_after(month), locale),
+        ),
+        colour=COLOUR,
+    )
+    add_columns(embed, standings, locale, holders)
+    embed.add_field(
+        name=t("spaye.cal.titles.field", locale),
+        value=title_lines(holders, locale, empty=t("spaye.cal.nobody", locale)),
+        inline=False,
+    )
+    return embed
+
+
+async def announce_month(bot: Any, guild_id: int, month: str) -> bool:
+    """Post the month's titles (or "no Späye finished"); ``True`` once posted."""
+    settings = await guild_settings(bot, guild_id)
+    locale = settings.locale
+    standings = await standings_of(bot, guild_id, month)
+    awarded = await bot.store.titles.of_month(guild_id, month)
+    if standings["days"] == 0:
+        text = t("spaye.cal.titles.none", locale, month=month_label(month, locale))
+        return await _post(bot, settings, content=text)
+    holders: dict[str, str | None] = dict.fromkeys(TITLE_NAMES)
+    holders.update({x.title: str(x.user_id) for x in awarded})
+    if not await _post(bot, settings, embed=month_embed(standings, holders, month, locale)):
+        return False
+    async with bot.db.transaction():
+        await bot.store.titles.mark_announced(guild_id, month)
+        for user_id in dict.fromkeys(x.user_id for x in awarded):
+            await bot.timers.schedule(
+                DM_KIND,
+                bot.clock.now(),
+                {"guild_id": guild_id, "month": month, "user_id": user_id},
+                key=f"spaye:titles:{guild_id}:{month}:{user_id}",
+            )
+    log.info("month announced", extra={"guild_id": guild_id, "month": month})
+    return True
+
+
+async def _post(
+    bot: Any,
+    settings: GuildSettings,
+    *,
+    content: str | None = None,
+    embed: discord.Embed | None = None,
+) -> bool:
+    """Send to the announcement channel, else to the channel of the latest Späye."""
+    targets: list[int] = []
+    if settings.announce_channel_id is not None:
+        targets.append(settings.announce_channel_id)
+    latest = await bot.store.games.find(
+        guild_id=settings.guild_id, kind="spaye", status=None, limit=1
+    )
+    if latest and latest[0].channel_id not in targets:
+        targets.append(latest[0].channel_id)
+    for channel_id in targets:
+        channel = bot.get_partial_messageable(channel_id, guild_id=settings.guild_id)
+        try:
+            await channel.send(
+                content, embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as err:
+            log.warning(
+                "could not post the month's titles",
+                extra={"guild_id": settings.guild_id, "channel_id": channel_id, "code": err.code},
+            )
+            continue
+        return True
+    return False
+
+
+async def deliver_title_dm(bot: Any, payload: dict[str, Any]) -> None:
+    """The ``spaye.title_dm`` handler: tell a titleholder their titles and bonuses."""
+    guild_id, month, user_id = int(payload["guild_id"]), str(payload["month"]), payload["user_id"]
+    held = await bot.store.titles.held_by(guild_id, month, int(user_id))
+    if not held:
+        return
+    settings = await guild_settings(bot, guild_id)
+    locale = settings.locale
+    guild = bot.get_guild(guild_id)
+    lines = [
+        t(
+            "spaye.cal.dm.titles",
+            locale,
+            guild=guild.name if guild is not None else str(guild_id),
+            titles=", ".join(TITLE_NAMES[x.title] for x in held),
+            month=month_label(month, locale),
+            next=month_label(month_after(month), locale),
+        )
+    ]
+    lines += [t(f"spaye.cal.bonus.{x.title}", locale) for x in held]
+    await bot.private.send(
+        int(user_id), f"spaye:titles:{guild_id}:{month}", "\n".join(lines), locale=locale
+    )
