@@ -120,7 +120,7 @@ class Table:
         done = await self.fake.click(user, picked, confirm.custom_id, settle=self.settle)
         assert done.callback_type == 7, done.text
 
-    async def play_card(self, player: str, card: str | None = None) -> None:
+    async def play_card(self, player: str, card: str | None = None) -> Any:
         stored = await self.stored()
         view = stored.game.view(player)
         code = card or view["legal"][0]
@@ -129,6 +129,7 @@ class Table:
         msg = await self.controls(self.user(player), custom_id)
         played = await self.fake.click(self.user(player), msg, custom_id, settle=self.settle)
         assert played.callback_type == 7, played.text
+        return played
 
     async def step(self) -> bool:
         """One move by whoever must act; ``False`` once the game is over."""
