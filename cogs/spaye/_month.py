@@ -94,7 +94,8 @@ async def month_end(bot: Any, close: CloseDay) -> None:
     """Settle and announce every month that ended in its guild's time zone (see above)."""
     async with _lock(bot):
         now = bot.clock.now()
-        through = month_of((now + LATEST_ZONE).date())
+        # No guild can have ended a month later than the one before the furthest-ahead zone's.
+        through = month_before(month_of((now + LATEST_ZONE).date()))
         pending: dict[int, list[str]] = {}
         for guild_id, month in await bot.store.days.unsettled_months(MONTH_JOB, through):
             pending.setdefault(guild_id, []).append(month)

@@ -237,21 +237,57 @@ async def _is(due: Callable[[], Any], wanted: datetime) -> bool:
     return bool(await due() == wanted)
 
 
-async def test_closing_on_a_daylight_saving_day_in_new_york(
-    world: World, make_bot: Callable[[], CalendarBot], clock: FakeClock
+@pytest.mark.parametrize(
+    ("zone", "close", "day", "due"),
+    [
+        # New York went forward at 02:00 that morning: 23:59 EDT, not EST.
+        ("America/New_York", "23:59", date(2025, 3, 9), datetime(2025, 3, 10, 3, 59, tzinfo=UTC)),
+        # 02:30 is skipped in Paris on 2025-03-30: the day closes as the clock jumps (03:00).
+        ("Europe/Paris", "02:30", date(2025, 3, 30), datetime(2025, 3, 30, 1, 0, tzinfo=UTC)),
+        # 02:30 happens twice in Paris on 2025-10-26: the first time (CEST) closes.
+        ("Europe/Paris", "02:30", date(2025, 10, 26), datetime(2025, 10, 26, 0, 30, tzinfo=UTC)),
+    ],
+)
+async def test_closing_on_daylight_saving_days(
+    world: World,
+    make_bot: Callable[[], CalendarBot],
+    clock: FakeClock,
+    zone: str,
+    close: str,
+    day: date,
+    due: datetime,
 ) -> None:
     a, b, _, _ = world.ids()
-    clock.set(datetime(2025, 3, 9, 14, 0, tzinfo=UTC))
+    clock.set(datetime.combine(day, datetime.min.time(), tzinfo=UTC) - timedelta(hours=3))
     bot = make_bot()
     async with world.fake.run_client(bot):
-        await bot.store.settings.update(world.guild.id, {"timezone": "America/New_York"})
-        sunday = date(2025, 3, 9)  # clocks went forward at 02:00 this morning
-        game_id = await open_day(bot, world, sunday, cards_left(a, b))
-        clock.set(datetime(2025, 3, 10, 3, 58, tzinfo=UTC))  # 23:58 EDT
+        await bot.store.settings.update(world.guild.id, {"timezone": zone, "spaye_close": close})
+        game_id = await open_day(bot, world, day, cards_left(a, b))
+        clock.set(due - timedelta(seconds=1))
         assert await bot.timers.run_due() == 0
-        clock.set(datetime(2025, 3, 10, 3, 59, tzinfo=UTC))  # 23:59 EDT
+        clock.set(due)
         assert await bot.timers.run_due() == 1
         assert (await bot.store.games.require(game_id)).status == "voided"
+
+
+async def test_starting_the_calendar_again_once_ready_catches_up_once(
+    world: World, make_bot: Callable[[], CalendarBot], clock: FakeClock
+) -> None:
+    """A cog reload calls start_calendar on a ready bot: it re-arms and catches up itself."""
+    a, b, _, _ = world.ids()
+    bot = make_bot()
+    async with world.fake.run_client(bot):
+        game_id = await bot.store.days.open_day(
+            world.guild.id, MARCH_14, world.general.id, cards_left(a, b)
+        )
+        clock.set(datetime(2025, 3, 15, 1, 0, tzinfo=UTC))
+        await start_calendar(bot)
+        await start_calendar(bot)
+        said = await world.fake.wait_for(lambda: world.said(world.general))
+        assert "voided" in said[0].content
+        assert (await bot.store.games.require(game_id)).status == "voided"
+        await world.fake.slash(world.owner, world.general, "config closing-time", {"time": "20:00"})
+        assert len(world.said(world.general)) == 1
 
 
 # -- month end --------------------------------------------------------------------------------
