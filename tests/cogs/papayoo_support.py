@@ -61,7 +61,10 @@ class Table:
         (pressing "Show my hand" first when the user's DMs are closed)."""
         if user.id in self.closed:
             shown = await self.fake.click(
-                user, self.table_message(await self.stored()), label=self.hand_label(user)
+                user,
+                self.table_message(await self.stored()),
+                f"gn:hand:papayoo:{self.game_id}",
+                settle=self.settle,
             )
             assert shown.ephemeral and shown.response is not None
             return shown.response
@@ -76,10 +79,6 @@ class Table:
         found = await self.fake.wait_for(find, timeout=5)
         assert isinstance(found, FakeMessage)
         return found
-
-    @staticmethod
-    def hand_label(user: FakeUser) -> str:
-        return "Voir ma main" if user.locale.startswith("fr") else "Show my hand"
 
     async def open_and_start(
         self, options: dict[str, Any] | None = None, players: int | None = None
@@ -162,9 +161,11 @@ def start_label(fake: FakeDiscord, lobby: Any) -> str:
     return "Lancer" if "Lancer" in labels else "Start"
 
 
-def office(fake: FakeDiscord, names: Sequence[str], *, french: Sequence[str] = ()) -> Any:
+def office(
+    fake: FakeDiscord, names: Sequence[str], *, french: Sequence[str] = (), locale: str = "en-US"
+) -> Any:
     """A guild with a channel and these users as members."""
-    guild = fake.add_guild("Office")
+    guild = fake.add_guild("Office", locale=locale)
     channel = fake.add_text_channel(guild, "games")
     users = []
     for name in names:

@@ -92,13 +92,16 @@ async def test_three_players_one_with_closed_dms(
     fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
 ) -> None:
     fake = fake_discord
-    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"])
+    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"], locale="fr")
     closed = users[2]
     fake.close_dms(closed)
     bot = make_bot(db_path, clock)
     async with fake.run_client(bot):
         table = Table(fake, bot, guild, channel, users, closed={closed.id})
-        await table.open_and_start({"rounds": 1, "turn_seconds": 0})
+        game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 30})
+        assert f"Papayoo n°{game_id} · manche 1/1 · l'écart" in fake.text_of(
+            table.table_message(await table.stored())
+        )
         assert fake.dms(closed) == []
         assert len(fake.dms(users[0])) == 1
         # Any interaction delivers what could not be sent, with a word about closed DMs.
@@ -110,6 +113,9 @@ async def test_three_players_one_with_closed_dms(
         stored = await table.stored()
         assert stored.status == "over"
         assert len(await bot.store.results.for_game(stored.id)) == 3
+        final = fake.text_of(fake.channel_messages(channel)[-1])
+        assert f"Papayoo n°{game_id} · partie terminée" in final
+        assert await bot.timers.pending() == []  # the game is over: no turn timer left
         assert fake.dms(closed) == []
         assert_hands_stay_private(table)
 
@@ -329,7 +335,7 @@ async def test_bad_moves_are_refused_and_change_nothing(
         await unchanged(bad, "You must follow")
         # The follower also opens their hand from the table, and plays from there.
         table_msg = table.table_message(await table.stored())
-        await fake.click(table.user(follower), table_msg, label="Show my hand")
+        await fake.click(table.user(follower), table_msg, f"gn:hand:papayoo:{game_id}")
         await table.play_card(follower)
         await table.step()  # the trick is complete
         assert any(not b.disabled for b in fake.buttons(msg))  # the DM still offers cards
