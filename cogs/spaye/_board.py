@@ -17,6 +17,10 @@ from cogs.spaye._render_month import COLOUR, add_columns, mention, month_label, 
 __all__ = ["board_embed"]
 
 TODAY_ROWS = 10
+_NOBODY = {
+    "spaye.cal.board.leaders": "spaye.cal.nobody_yet",
+    "spaye.cal.board.titles": "spaye.cal.nobody",
+}
 
 
 def _month(text: str | None, current: str, locale: str) -> str:
@@ -62,7 +66,7 @@ async def board_embed(
     add_columns(embed, standings, locale, holders)
     embed.add_field(
         name=t(heading, locale),
-        value=title_lines(holders, locale, empty=t("spaye.cal.nobody_yet", locale)),
+        value=title_lines(holders, locale, empty=t(_NOBODY[heading], locale)),
         inline=False,
     )
     embed.add_field(

@@ -503,6 +503,7 @@ async def test_board_columns_titles_bonuses_and_provisional_today(
         assert french.title == "Späye · février 2025"
         names = [f.name for f in french.fields]
         assert "Titres" in names and "Späye du jour (provisoire)" not in names
+        assert "**Tikäo** : personne" in french.fields[3].value
         with pytest.raises(ValueError, match="AAAA-MM"):
             await board_embed(bot, guild, "mars", "fr")
         with pytest.raises(ValueError, match="YYYY-MM"):
