@@ -67,6 +67,13 @@ async def test_four_players_play_a_round_to_the_end(
         assert stored.game.public_view()["phase"] == "pass"
         french = fake.dms(users[2])[-1]
         assert "votre nouvelle main" in (french.content or "")
+        await table.step()  # the pass
+        mark = fake.mark()
+        await table.step()  # a card: the answer, one table edit, the next player's DM
+        assert len(fake.calls_since(mark)) == 3, fake.calls_since(mark)
+        assert fake.count("POST", "/interactions/{}/{}/callback", since=mark) == 1
+        assert fake.count("PATCH", "/channels/{}/messages/{}", since=mark) == 1
+        assert fake.count("POST", "/channels/{}/messages", since=mark) == 1
         await table.play_to_the_end()
 
         stored = await table.stored()
