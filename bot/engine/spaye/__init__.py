@@ -40,6 +40,10 @@ approve/refuse, only one adjustment to answer).
     ``{"type": "void"}``    SYSTEM: closing time with cards left: the day is voided
     ``{"type": "close"}``   SYSTEM: closing time, whatever is left: voids the day when cards
                             remain, otherwise finishes it (unconfirmed exercises lapse)
+    ``{"type": "committee", "player": id}``  SYSTEM: the bot saw that ``id`` holds the
+                            guild's committee role (roles are only learnt from a member's own
+                            interaction); they may answer adjustments from then on. Not
+                            listed in ``legal_actions``: only the bot knows when it applies.
 
 ``legal_actions(id)`` of anyone holds the challenge template when challenging is open
 (so it can't list guild members); ``to_act()`` lists only the players the game waits for:
@@ -65,7 +69,7 @@ Events. All public: they never hold a card before its reveal nor a table or disc
     victory_cancelled}; ``adjustment_refused`` {id, player, by, reps, exercise};
     ``bonus_used`` {title, player, id} plus {partner} (share), {players} (tyrant) or
     {card, double} (Tikäo's redrawn card); ``day_finished`` {ranking, scores};
-    ``day_voided`` {table, bonuses_returned}.
+    ``day_voided`` {table, bonuses_returned}; ``committee_joined`` {player}.
     An exercise's ``origin`` is ``nikaye`` (drawn), ``share`` or ``tyrant`` (handed over
     by a bonus, worth no points); ``sets`` is 2 for a Tikäo who drew the nikäye again.
 

@@ -156,6 +156,23 @@ def ask_committee(s: State, player: str, action: Action) -> list[Event]:
     ]
 
 
+def join_committee(s: State, action: Action) -> list[Event]:
+    """SYSTEM: the bot saw that ``player`` holds the guild's committee role (it learns roles
+    only from a member's own interaction), so they may answer adjustments from now on."""
+    player = action.get("player")
+    if not is_player_id(player):
+        raise IllegalAction("name the committee member", "spaye.name_a_colleague")
+    committee: list[str] = s.options["committee"]
+    if player in committee:
+        raise IllegalAction(
+            f"{mention(player)} is already on the committee",
+            "spaye.already_committee",
+            player=player,
+        )
+    committee.append(player)
+    return [{"type": "committee_joined", "player": player}]
+
+
 def _request_for(s: State, player: str, action: Action) -> tuple[Exercise, tuple[int, str]]:
     raw = action.get("id")
     if raw is None:

@@ -36,7 +36,7 @@ PLAYER_ACTIONS: dict[str, Handler] = {
     "bonus_tyrant": exercise.bonus_tyrant,
     "bonus_double": exercise.bonus_double,
 }
-SYSTEM_ACTIONS = ("expire", "void", "close")
+SYSTEM_ACTIONS = ("expire", "void", "close", "committee")
 
 
 @register
@@ -106,7 +106,7 @@ class SpayeGame(Game):
             raise IllegalAction("this Späye is over", "spaye.over", status=s.status)
         kind = action.get("type") if isinstance(action, Mapping) else None
         if player == SYSTEM:
-            events = self._system(kind)
+            events = self._system(kind, action)
         elif kind in SYSTEM_ACTIONS:
             raise IllegalAction("only the bot can do that", "spaye.system_only", action=kind)
         elif not isinstance(kind, str) or kind not in PLAYER_ACTIONS:
@@ -119,10 +119,12 @@ class SpayeGame(Game):
             events = PLAYER_ACTIONS[kind](s, player, action)
         return events + self._finish_if_done()
 
-    def _system(self, kind: object) -> list[Event]:
+    def _system(self, kind: object, action: Action) -> list[Event]:
         s = self._s
         if kind == "expire":
             return daye.expire(s)
+        if kind == "committee":
+            return exercise.join_committee(s, action)
         if kind == "void":
             if not s.table:
                 raise IllegalAction(
