@@ -1,0 +1,283 @@
+"""``/spaye start|status|board`` and ``/daye``: the day's Späye on Discord.
+
+``/spaye start`` opens the guild's one Späye of the day (``bot.store.days.open_day``) and
+arms its closing (the calendar); ``/daye`` challenges colleagues. Everything after that is
+buttons, selects and a modal, handled by :class:`cogs.spaye._play.SpayeTable`.
+
+Tests and tools that need a known deck store a day themselves: build the game with
+``SpayeGame.with_table(...)`` and pass it with :func:`day_meta` to ``open_day``.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import replace
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.clock import month_of
+from bot.engine import Event, new_game
+from bot.i18n import locale_for_user, normalize_locale, t
+from bot.storage import DayAlreadyOpened, PlayerResult, StoredGame, default_results
+from bot.ui import auto_defer, respond
+from cogs.spaye import _render as render
+from cogs.spaye._calendar import board_embed, schedule_closing, start_calendar
+from cogs.spaye._play import EXPIRY_KIND, SpayeTable, say
+from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
+
+log = logging.getLogger("gamenight.spaye")
+
+
+def new_seed() -> int:
+    """Each day's table order comes from here."""
+    return secrets.randbelow(1 << 62)
+
+
+def previous_month(day: date) -> str:
+    """The month whose titles give bonuses on ``day``."""
+    return month_of(day.replace(day=1) - timedelta(days=1))
+
+
+def day_meta(day: date) -> dict[str, Any]:
+    """The cog's ``meta`` of a new day: its date, where its bonuses come from, counters of
+    invitations and committee requests (they make older buttons stale)."""
+    return {"day": day.isoformat(), "bonus_month": previous_month(day), "invite": 0, "ask": 0}
+
+
+def spaye_results(stored: StoredGame) -> list[PlayerResult]:
+    """The engine's ranking and totals, with each player's three columns as details."""
+    result = stored.game.result()
+    points: dict[str, dict[str, int]] = result.get("points") or {}
+    return [
+        replace(
+            line, rounds=int(result.get("dayes") or 0), details=points.get(str(line.user_id), {})
+        )
+        for line in default_results(stored)
+    ]
+
+
+class SpayeCog(commands.Cog, name="Späye"):
+    """The office's daily Späye."""
+
+    spaye = app_commands.Group(
+        name=_("spaye", key="spaye.cmd.name"),
+        description=_("Späye, the office's daily card challenge", key="spaye.cmd.description"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: GamenightBot) -> None:
+        self.bot = bot
+        self.table = SpayeTable(bot)
+
+    async def cog_load(self) -> None:
+        self.bot.store.games.register_kind(KIND, results=spaye_results)
+        self.bot.actions.register(KIND, self.table.on_press)
+        self.bot.add_dynamic_items(SpayeUserSelect)
+        self.bot.timers.register(EXPIRY_KIND, self.table.on_expiry)
+        if self.bot.db.is_open:  # loaded without a database (command checks): no calendar
+            await start_calendar(self.bot)
+
+    async def cog_unload(self) -> None:
+        self.bot.actions.unregister(KIND)
+        self.bot.remove_dynamic_items(SpayeUserSelect)
+        self.bot.timers.unregister(EXPIRY_KIND)
+
+    # -- /spaye start -----------------------------------------------------------------------
+
+    @spaye.command(
+        name=_("start", key="spaye.cmd.start.name"),
+        description=_("Open today's Späye", key="spaye.cmd.start.description"),
+    )
+    @app_commands.rename(exercise=_("exercise", key="spaye.cmd.start.exercise.name"))
+    @app_commands.describe(
+        exercise=_(
+            "The day's exercise (default: the server's, push-ups unless changed)",
+            key="spaye.cmd.start.exercise.description",
+        )
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        exercise: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        guild, channel_id = interaction.guild, interaction.channel_id
+        if guild is None or channel_id is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        async with auto_defer(interaction):
+            settings = await self.bot.guild_settings(guild)
+            today = settings.today(self.bot.clock.now())
+            existing = await self.bot.store.days.get(guild.id, today)
+            if existing is not None:
+                await say(interaction, _already(existing.status, locale))
+                return
+            options = await self._options(guild.id, today, exercise or settings.default_exercise)
+            try:
+                game = new_game(KIND, [], new_seed(), options)
+            except ValueError:
+                await say(interaction, t("spaye.start.bad_exercise", locale))
+                return
+            try:
+                game_id = await self.bot.store.days.open_day(
+                    guild.id, today, channel_id, game, day_meta(today)
+                )
+            except DayAlreadyOpened as err:
+                await say(interaction, _already(err.day.status, locale))
+                return
+            await schedule_closing(self.bot, guild.id, today, game_id)
+            public = normalize_locale(settings.locale)
+            opener = str(interaction.user.id)
+            await respond(interaction, render.opened(opener, game.public_view(), public))
+
+    async def _options(self, guild_id: int, today: date, exercise: str) -> dict[str, Any]:
+        """Bonuses of last month's titles still unused, this month's späyins so far."""
+        titles = await self.bot.store.titles.of_month(guild_id, previous_month(today))
+        bonuses = {x.title: str(x.user_id) for x in titles if x.bonus_available}
+        spayins: dict[str, None] = {}
+        for stored in await self.bot.store.days.finished_in_month(guild_id, month_of(today)):
+            spayins.update(dict.fromkeys(stored.game.result().get("spayins") or []))
+        return {
+            "exercise": exercise.strip(),
+            "bonuses": bonuses,
+            "month_spayins": list(spayins),
+            "committee": [],
+        }
+
+    # -- /spaye status and /spaye board -------------------------------------------------------
+
+    @spaye.command(
+        name=_("status", key="spaye.cmd.status.name"),
+        description=_(
+            "Cards left, the däye under way, exercises to confirm",
+            key="spaye.cmd.status.description",
+        ),
+    )
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        settings = await self.bot.guild_settings(guild)
+        today = settings.today(self.bot.clock.now())
+        day = await self.bot.store.days.get(guild.id, today)
+        if day is None:
+            await say(interaction, t("spaye.daye.no_day", locale))
+            return
+        stored = await self.bot.store.games.require(day.game_id)
+        embed = render.status_embed(stored.game.public_view(), today.isoformat(), locale)
+        await respond(interaction, embed=embed, ephemeral=True)
+
+    @spaye.command(
+        name=_("board", key="spaye.cmd.board.name"),
+        description=_("The month's points and titles", key="spaye.cmd.board.description"),
+    )
+    @app_commands.rename(month=_("month", key="spaye.cmd.board.month.name"))
+    @app_commands.describe(
+        month=_("A month as YYYY-MM (default: this one)", key="spaye.cmd.board.month.description")
+    )
+    async def board(
+        self,
+        interaction: discord.Interaction[Any],
+        month: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        async with auto_defer(interaction, ephemeral=True):
+            try:
+                embed = await board_embed(self.bot, guild, month, locale)
+            except ValueError as err:
+                await say(interaction, str(err))
+                return
+            await respond(interaction, embed=embed, ephemeral=True)
+
+    # -- /daye --------------------------------------------------------------------------------
+
+    @app_commands.command(
+        name=_("daye", key="spaye.cmd.daye.name"),
+        description=_("Challenge a colleague to a däye", key="spaye.cmd.daye.description"),
+    )
+    @app_commands.rename(
+        colleague=_("colleague", key="spaye.cmd.daye.colleague.name"),
+        colleague2=_("colleague2", key="spaye.cmd.daye.colleague2.name"),
+    )
+    @app_commands.describe(
+        colleague=_("The colleague you challenge", key="spaye.cmd.daye.colleague.description"),
+        colleague2=_(
+            "A second colleague, for the final däye (3 cards left)",
+            key="spaye.cmd.daye.colleague2.description",
+        ),
+    )
+    async def daye(
+        self,
+        interaction: discord.Interaction[Any],
+        colleague: discord.User,
+        colleague2: discord.User | None = None,
+    ) -> None:
+        locale = locale_for_user(interaction)
+        guild = interaction.guild
+        if guild is None or interaction.guild_id is None:
+            await say(interaction, t("spaye.daye.guild_only", locale))
+            return
+        picked = [u for u in (colleague, colleague2) if u is not None]
+        refusal = _bad_colleagues(picked, interaction.user.id, locale)
+        if refusal is not None:
+            await say(interaction, refusal)
+            return
+        settings = await self.bot.guild_settings(guild)
+        day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
+        if day is None:
+            await say(interaction, t("spaye.daye.no_day", locale))
+            return
+        if day.status != "active":
+            status = render.status_name(day.status, locale)
+            await say(interaction, t("spaye.daye.day_over", locale, status=status))
+            return
+        async with auto_defer(interaction):
+            await self.table.invite(interaction, day.game_id, [str(u.id) for u in picked], settings)
+
+    # -- listeners ----------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Committee requests: the modal is answered here, by its custom id."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        if str(data.get("custom_id", "")).startswith(MODAL_PREFIX):
+            await self.table.on_modal(interaction)
+
+    @commands.Cog.listener()
+    async def on_spaye_day_closed(self, stored: StoredGame, events: list[Event]) -> None:
+        """A day finished at closing time: its bonuses are spent (voided: given back)."""
+        if stored.status != "over":
+            return
+        try:
+            await self.table.spend_bonuses(stored, events)
+        except Exception:
+            log.exception("could not spend a closed day's bonuses", extra={"game_id": stored.id})
+
+
+def _already(status: str, locale: str) -> str:
+    return t("spaye.start.already", locale, status=render.status_name(status, locale))
+
+
+def _bad_colleagues(picked: list[discord.User], me: int, locale: str) -> str | None:
+    """Why these colleagues can't be challenged (a bot, oneself, twice the same)."""
+    if any(u.bot for u in picked):
+        return t("spaye.daye.bot", locale)
+    if any(u.id == me for u in picked):
+        return t("spaye.self_challenge", locale)
+    if len(picked) == 2 and picked[0].id == picked[1].id:
+        return t("spaye.same_target", locale)
+    return None

@@ -1,0 +1,560 @@
+"""Späye's buttons, selects and modal: challenges, draws, exercises, committee, bonuses.
+
+Every click goes the same way, under one per-game lock so the channel shows moves in the
+order they were made::
+
+    read the game -> refuse a stale component -> GameStore.act (committed; a bonus spent in
+    the same transaction) -> answer the clicker (edit the clicked message or reply) ->
+    post NEW channel messages for what followed (reveal, exercises, end of the day)
+
+Long-lived messages are never edited later: only the message a button was on, right after
+the click. Nothing is kept in memory but the locks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Final
+
+import discord
+
+from bot.engine import SYSTEM, Event, IllegalAction
+from bot.i18n import Lang, locale_for_user, normalize_locale, t
+from bot.storage import GuildSettings, StoredGame
+from bot.ui import GameView, Press, auto_defer, report_error, respond, update_message
+from cogs.spaye import _render as render
+from cogs.spaye._views import (
+    EXERCISE_FIELD,
+    REPS_FIELD,
+    AskModal,
+    bonus_menu,
+    draw_view,
+    exercise_view,
+    invitation_view,
+    modal_values,
+    parse_int,
+    parse_modal_id,
+    parse_pair,
+    recruit_view,
+    request_view,
+)
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
+
+log = logging.getLogger("gamenight.spaye")
+
+EXPIRY_KIND: Final = "spaye.invite_expiry"
+BONUS_OF_ACTION: Final = {
+    "bonus_share": "grand_spayin",
+    "bonus_tyrant": "mastaye",
+    "bonus_double": "tikao",
+}
+
+
+def expiry_key(game_id: int) -> str:
+    """One pending invitation per day at a time: each new one replaces the timer."""
+    return f"spaye:{game_id}:invite"
+
+
+@dataclass(frozen=True)
+class Click:
+    """One component interaction on a Späye day, with what every handler needs."""
+
+    interaction: discord.Interaction[Any]
+    press: Press
+    stored: StoredGame
+    user: str
+    locale: Lang
+    settings: GuildSettings
+
+    @property
+    def public(self) -> Lang:
+        return normalize_locale(self.settings.locale)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.stored.game.public_view()
+
+
+async def say(interaction: discord.Interaction[Any], text: str) -> None:
+    await respond(interaction, text, ephemeral=True)
+
+
+def find_exercise(view: Mapping[str, Any], eid: int | None) -> dict[str, Any] | None:
+    return next((e for e in view["exercises"] if e["id"] == eid), None)
+
+
+def bonus_titles(stored: StoredGame, player: str, eid: int) -> list[str]:
+    """The bonuses ``player`` may use on exercise ``eid`` right now."""
+    acts = stored.game.legal_actions(player)
+    titles = [
+        BONUS_OF_ACTION[a["type"]]
+        for a in acts
+        if a["type"] in BONUS_OF_ACTION and a.get("id") == eid
+    ]
+    return list(dict.fromkeys(titles))
+
+
+class SpayeTable:
+    """The handlers of one bot's Späye components (``bot.actions`` routes ``spaye`` here)."""
+
+    def __init__(self, bot: GamenightBot) -> None:
+        self.bot = bot
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
+            "accept": self._answer_invitation,
+            "decline": self._answer_invitation,
+            "draw": self._draw,
+            "done": self._settle_exercise,
+            "giveup": self._settle_exercise,
+            "approve": self._answer_request,
+            "refuse": self._answer_request,
+            "bonus": self._bonus_menu,
+            "tyrant": self._use_bonus,
+            "double": self._use_bonus,
+            "share": self._use_bonus,
+            "recruit": self._recruit,
+        }
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    async def settings_of(self, guild_id: int) -> GuildSettings:
+        guild = self.bot.get_guild(guild_id)
+        return await self.bot.guild_settings(guild if guild is not None else guild_id)
+
+    def channel(self, channel_id: int, guild_id: int | None) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    # -- acting -------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        stored: StoredGame,
+        player: str,
+        action: dict[str, Any],
+        meta: Mapping[str, Any] | None = None,
+    ) -> tuple[StoredGame, list[Event]]:
+        outcome = await self.bot.store.games.act(
+            stored.id, player, action, meta_update=meta, in_tx=self.spend_bonuses
+        )
+        return outcome.game, outcome.events
+
+    async def spend_bonuses(self, stored: StoredGame, events: list[Event]) -> None:
+        """Mark a title's bonus spent with the move that uses it, and every bonus of a day
+        that finishes (a voided day gets them back: the database trigger does it)."""
+        month = stored.meta.get("bonus_month")
+        if not isinstance(month, str):
+            return
+        titles = [e["title"] for e in events if e["type"] == "bonus_used"]
+        if any(e["type"] == "day_finished" for e in events) or stored.status == "over":
+            titles += list(stored.game.result().get("bonuses_used") or {})
+        for title in dict.fromkeys(titles):
+            await self.bot.store.titles.use_bonus(stored.guild_id, month, title, stored.id)
+
+    # -- the components -----------------------------------------------------------------------
+
+    async def on_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        locale = locale_for_user(interaction)
+        try:
+            if press.action == "ask":
+                await self._ask(interaction, press, locale)
+                return
+            handler = self._handlers.get(press.action)
+            if handler is None:
+                await say(interaction, t("errors.unknown_button", locale))
+                return
+            async with auto_defer(interaction), self.lock(press.game_id):
+                stored = await self.bot.store.games.require(press.game_id)
+                if not stored.is_active:
+                    status = render.status_name(stored.status, locale)
+                    await say(interaction, t("spaye.stale.day_over", locale, status=status))
+                    return
+                settings = await self.settings_of(stored.guild_id)
+                user = str(interaction.user.id)
+                await handler(Click(interaction, press, stored, user, locale, settings))
+        except IllegalAction as err:
+            await say(interaction, render.refusal(err, locale))
+
+    # challenges and invitations ------------------------------------------------------------
+
+    async def invite(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        targets: Sequence[str],
+        settings: GuildSettings,
+    ) -> None:
+        """``/daye``: challenge, or recruit after a tie that left the final three cards."""
+        async with self.lock(game_id):
+            await self._invite(interaction, game_id, targets, settings)
+
+    async def _invite(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        targets: Sequence[str],
+        settings: GuildSettings,
+    ) -> None:
+        """The invitation, its expiry timer and a DM to each invited player (lock held)."""
+        locale = locale_for_user(interaction)
+        user = str(interaction.user.id)
+        public = normalize_locale(settings.locale)
+        stored = await self.bot.store.games.require(game_id)
+        d = stored.game.public_view()["daye"]
+        invite = int(stored.meta.get("invite", 0)) + 1
+        recruiting = d is not None and d["recruiting"] and user in d["players"]
+        if recruiting and len(targets) != 1:
+            await say(interaction, t("spaye.recruit.one", locale))
+            return
+        action: dict[str, Any]
+        if recruiting:
+            action = {"type": "recruit", "player": targets[0]}
+        elif len(targets) == 2:
+            action = {"type": "challenge", "targets": list(targets)}
+        else:
+            action = {"type": "challenge", "target": targets[0]}
+        meta = {"invite": invite, "invite_channel": interaction.channel_id}
+        try:
+            after, events = await self.act(stored, user, action, meta)
+        except IllegalAction as err:
+            await say(interaction, render.refusal(err, locale))
+            return
+        minutes = settings.challenge_expiry_minutes
+        first = events[0]
+        if first["type"] == "recruit_offered":
+            text = render.recruit_offer(user, first["player"], minutes, public)
+            invited, final = [first["player"]], True
+        else:
+            invited, final = list(first["targets"]), bool(first["final"])
+            text = render.challenge(user, invited, final, minutes, public)
+        await respond(interaction, text, view=invitation_view(game_id, invite, public))
+        await self.bot.timers.schedule(
+            EXPIRY_KIND,
+            self.bot.clock.now() + timedelta(minutes=minutes),
+            {"game_id": game_id, "invite": invite},
+            key=expiry_key(game_id),
+        )
+        message = await interaction.original_response()
+        url = render.jump_url(after.guild_id, message.channel.id, message.id)
+        for target in invited:
+            await self.bot.private.send(
+                int(target),
+                f"spaye:{game_id}:invite",
+                render.invited_dm(user, final, url, public),
+                locale=public,
+            )
+
+    async def _answer_invitation(self, c: Click) -> None:
+        view = c.view
+        invite = parse_int(c.press.arg)
+        offer = view["daye"] is not None and view["daye"]["offer"] is not None
+        if invite != c.stored.meta.get("invite") or (view["challenge"] is None and not offer):
+            await say(c.interaction, t("spaye.stale.invite", c.locale))
+            return
+        after, events = await self.act(c.stored, c.user, {"type": c.press.action})
+        now = after.game.public_view()
+        c_now = now["challenge"]
+        waiting = [p for p in c_now["targets"] if p not in c_now["accepted"]] if c_now else []
+        line = render.challenge_answered(events[0], waiting, c.public)
+        if events[0]["type"].startswith("recruit_"):
+            key = (
+                "spaye.recruit.accepted"
+                if events[0]["type"] == "recruit_accepted"
+                else ("spaye.recruit.declined")
+            )
+            line = t(key, c.public, player=render.mention(c.user))
+        content = f"{_message_text(c.interaction)}\n{line}"
+        still_open = bool(waiting)
+        keep = invitation_view(after.id, invite, c.public) if still_open and invite else GameView()
+        await update_message(c.interaction, content[:2000], view=keep)
+        if not still_open:
+            await self.bot.timers.cancel(expiry_key(after.id))
+        started = any(e["type"] in ("daye_started", "recruit_accepted") for e in events)
+        if started and now["daye"] is not None:
+            await self.post_draw(c, now["daye"], now["table"])
+
+    async def post_draw(self, c: Click, daye: Mapping[str, Any], table: int) -> None:
+        round_no = len(daye["rounds"]) + 1
+        await self.channel(c.interaction.channel_id or c.stored.channel_id, c.stored.guild_id).send(
+            render.draw_prompt(daye, table, c.public),
+            view=draw_view(c.stored.id, daye["number"], round_no, c.public),
+        )
+
+    async def on_expiry(self, payload: dict[str, Any]) -> None:
+        """The ``spaye.invite_expiry`` timer: the invitation it names timed out (if still
+        open: a later invitation makes it refuse, which the timer runner counts as done)."""
+        game_id, invite = int(payload["game_id"]), int(payload["invite"])
+
+        async def same_invitation(new: StoredGame, events: list[Event]) -> None:
+            if new.meta.get("invite") != invite:
+                raise IllegalAction("this invitation was already answered", "spaye.stale.invite")
+
+        async with self.lock(game_id):
+            outcome = await self.bot.store.games.act(
+                game_id, SYSTEM, {"type": "expire"}, in_tx=same_invitation
+            )
+        stored, events = outcome
+        settings = await self.settings_of(stored.guild_id)
+        channel_id = int(stored.meta.get("invite_channel") or stored.channel_id)
+        try:
+            await self.channel(channel_id, stored.guild_id).send(
+                render.expired(events[0], normalize_locale(settings.locale))
+            )
+        except discord.HTTPException:
+            log.warning("could not tell an invitation expired", extra={"game_id": game_id})
+
+    async def _recruit(self, c: Click) -> None:
+        d = c.view["daye"]
+        if d is None or not d["recruiting"] or str(d["number"]) != c.press.arg:
+            await say(c.interaction, t("spaye.stale.recruit", c.locale))
+            return
+        if c.user not in d["players"]:
+            await say(
+                c.interaction,
+                t("spaye.not_in_daye", c.locale, players=render.mentions(d["players"], c.locale)),
+            )
+            return
+        picked = list(c.press.values)
+        if any(_is_bot(c.interaction, p) for p in picked):
+            await say(c.interaction, t("spaye.daye.bot", c.locale))
+            return
+        await self._invite(c.interaction, c.stored.id, picked, c.settings)
+
+    # drawing ------------------------------------------------------------------------------
+
+    async def _draw(self, c: Click) -> None:
+        d = c.view["daye"]
+        pair = parse_pair(c.press.arg)
+        if d is None or pair != (d["number"], len(d["rounds"]) + 1):
+            await say(c.interaction, t("spaye.stale.draw", c.locale))
+            return
+        after, events = await self.act(c.stored, c.user, {"type": "draw"})
+        now = after.game.public_view()
+        if not any(e["type"] == "reveal" for e in events):
+            daye = now["daye"]
+            await update_message(
+                c.interaction,
+                render.draw_prompt(daye, now["table"], c.public),
+                view=draw_view(after.id, daye["number"], len(daye["rounds"]) + 1, c.public),
+            )
+            return
+        await update_message(c.interaction, render.drawn_done(d, c.public), view=GameView())
+        channel = self.channel(c.interaction.channel_id or after.channel_id, after.guild_id)
+        types = {e["type"] for e in events}
+        extra: discord.ui.View | None = None
+        if "tie" in types and now["daye"] is not None:
+            extra = draw_view(after.id, d["number"], len(now["daye"]["rounds"]) + 1, c.public)
+        elif "recruit_needed" in types:
+            extra = recruit_view(after.id, d["number"], c.public)
+        text = render.reveal(events, c.public)
+        if extra is not None:
+            await channel.send(text, view=extra)
+        else:
+            await channel.send(text)
+        await self.post_exercises(channel, after, events, c.public)
+        await self.post_finish(channel, events, c.public)
+
+    async def post_exercises(
+        self,
+        channel: discord.abc.Messageable,
+        stored: StoredGame,
+        events: Sequence[Event],
+        locale: Lang,
+    ) -> None:
+        """One message per new exercise, with its buttons (and "Bonus" for its holder)."""
+        for e in events:
+            if e["type"] != "exercise_set":
+                continue
+            bonus = bool(bonus_titles(stored, e["player"], e["id"]))
+            await channel.send(
+                render.exercise_prompt(e, locale),
+                view=exercise_view(stored.id, e, bonus, locale),
+            )
+
+    async def post_finish(
+        self, channel: discord.abc.Messageable, events: Sequence[Event], locale: Lang
+    ) -> None:
+        for e in events:
+            if e["type"] == "day_finished":
+                await channel.send(render.finished(e, locale))
+
+    # exercises ----------------------------------------------------------------------------
+
+    async def _settle_exercise(self, c: Click) -> None:
+        eid = parse_int(c.press.arg)
+        if find_exercise(c.view, eid) is None:
+            await say(c.interaction, t("spaye.stale.exercise", c.locale))
+            return
+        kind = "exercise_done" if c.press.action == "done" else "give_up"
+        after, events = await self.act(c.stored, c.user, {"type": kind, "id": eid})
+        line = render.exercise_settled(events, c.public)
+        await update_message(
+            c.interaction, f"{_message_text(c.interaction)}\n{line}"[:2000], view=GameView()
+        )
+        channel = self.channel(c.interaction.channel_id or after.channel_id, after.guild_id)
+        await self.post_finish(channel, events, c.public)
+
+    async def _ask(self, interaction: discord.Interaction[Any], press: Press, locale: Lang) -> None:
+        """ "Ask the committee": the modal (answered at once, so no lock and no defer)."""
+        stored = await self.bot.store.games.require(press.game_id)
+        eid = parse_int(press.arg)
+        ex = find_exercise(stored.game.public_view(), eid) if stored.is_active else None
+        if ex is None:
+            await say(interaction, t("spaye.stale.exercise", locale))
+            return
+        if ex["player"] != str(interaction.user.id):
+            await say(
+                interaction,
+                t(
+                    "spaye.not_your_exercise",
+                    locale,
+                    id=ex["id"],
+                    player=render.mention(ex["player"]),
+                ),
+            )
+            return
+        if ex["request"] is not None:
+            await say(interaction, t("spaye.adjustment_pending", locale, id=ex["id"]))
+            return
+        await interaction.response.send_modal(AskModal(stored.id, ex, locale))
+
+    async def on_modal(self, interaction: discord.Interaction[Any]) -> None:
+        """A committee request submitted (the ``on_interaction`` listener calls this)."""
+        data: Mapping[str, Any] = interaction.data or {}
+        ids = parse_modal_id(str(data.get("custom_id", "")))
+        if ids is None:
+            return
+        game_id, eid = ids
+        locale = locale_for_user(interaction)
+        try:
+            async with auto_defer(interaction), self.lock(game_id):
+                await self._submit_request(interaction, game_id, eid, modal_values(data), locale)
+        except IllegalAction as err:
+            await say(interaction, render.refusal(err, locale))
+        except Exception as err:
+            await report_error(interaction, err, where="spaye:modal")
+        finally:
+            await self.bot.private.flush_for(interaction)
+
+    async def _submit_request(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        eid: int,
+        values: Mapping[str, str],
+        locale: Lang,
+    ) -> None:
+        stored = await self.bot.store.games.require(game_id)
+        ex = find_exercise(stored.game.public_view(), eid) if stored.is_active else None
+        if ex is None:
+            await say(interaction, t("spaye.stale.exercise", locale))
+            return
+        raw_reps = values.get(REPS_FIELD, "").strip()
+        if raw_reps and not raw_reps.isdigit():
+            await say(interaction, t("spaye.modal.bad_reps", locale, max=ex["reps"]))
+            return
+        name = values.get(EXERCISE_FIELD, "").strip()
+        ask = int(stored.meta.get("ask", 0)) + 1
+        action = {
+            "type": "ask_committee",
+            "id": eid,
+            "reps": int(raw_reps) if raw_reps else None,
+            "exercise": name or None,
+        }
+        after, events = await self.act(stored, str(interaction.user.id), action, {"ask": ask})
+        public = normalize_locale((await self.settings_of(after.guild_id)).locale)
+        await respond(
+            interaction,
+            render.adjustment_request(events[0], public),
+            view=request_view(after.id, eid, ask, public),
+        )
+
+    async def _answer_request(self, c: Click) -> None:
+        pair = parse_pair(c.press.arg)
+        ex = find_exercise(c.view, pair[0] if pair else None)
+        request = ex["request"] if ex else None
+        if pair is None or request is None or c.stored.meta.get("ask") != pair[1]:
+            await say(c.interaction, t("spaye.stale.request", c.locale))
+            return
+        stored = c.stored
+        if c.user not in request["approvers"] and self._on_committee(c):
+            with contextlib.suppress(IllegalAction):  # already on it: fine
+                stored, _ = await self.act(stored, SYSTEM, {"type": "committee", "player": c.user})
+        _, events = await self.act(stored, c.user, {"type": c.press.action, "id": pair[0]})
+        line = render.adjustment_answered(events[0], c.public)
+        await update_message(
+            c.interaction, f"{_message_text(c.interaction)}\n{line}"[:2000], view=GameView()
+        )
+
+    @staticmethod
+    def _on_committee(c: Click) -> bool:
+        """Whether the clicker holds the guild's committee role (seen on their own click)."""
+        role_id = c.settings.committee_role_id
+        member = c.interaction.user
+        return (
+            role_id is not None
+            and isinstance(member, discord.Member)
+            and any(r.id == role_id for r in member.roles)
+        )
+
+    # bonuses ------------------------------------------------------------------------------
+
+    async def _bonus_menu(self, c: Click) -> None:
+        eid = parse_int(c.press.arg)
+        ex = find_exercise(c.view, eid)
+        if ex is None or eid is None:
+            await say(c.interaction, t("spaye.stale.exercise", c.locale))
+            return
+        titles = bonus_titles(c.stored, c.user, eid)
+        if not titles:
+            holders = c.view["bonuses"]
+            key = "spaye.bonus.none" if c.user in holders.values() else "spaye.bonus.not_yours"
+            await say(c.interaction, t(key, c.locale, player=render.mention(ex["player"])))
+            return
+        names = ", ".join(render.title_name(x) for x in titles)
+        await respond(
+            c.interaction,
+            t("spaye.bonus.menu", c.locale, id=eid, titles=names),
+            view=bonus_menu(c.stored.id, eid, titles, c.locale),
+            ephemeral=True,
+        )
+
+    async def _use_bonus(self, c: Click) -> None:
+        eid = parse_int(c.press.arg)
+        if find_exercise(c.view, eid) is None:
+            await say(c.interaction, t("spaye.stale.exercise", c.locale))
+            return
+        action: dict[str, Any] = {"type": f"bonus_{c.press.action}", "id": eid}
+        if c.press.action == "share":
+            action["with"] = (c.press.values or ("",))[0]
+        after, events = await self.act(c.stored, c.user, action)
+        text = render.bonus_used(events, c.public)
+        await update_message(c.interaction, t("spaye.bonus.used", c.locale), view=GameView())
+        channel = self.channel(c.interaction.channel_id or after.channel_id, after.guild_id)
+        await channel.send(text[:2000])
+        await self.post_exercises(channel, after, events, c.public)
+        await self.post_finish(channel, events, c.public)
+
+
+def _message_text(interaction: discord.Interaction[Any]) -> str:
+    message = interaction.message
+    return message.content if message is not None else ""
+
+
+def _is_bot(interaction: discord.Interaction[Any], user_id: str) -> bool:
+    """Whether a user picked in a user select is a bot (from the interaction's resolved data)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    users = (data.get("resolved") or {}).get("users") or {}
+    return bool((users.get(user_id) or {}).get("bot"))
