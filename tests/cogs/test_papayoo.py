@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,8 +20,12 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(autouse=True)
 def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same deck order every run, so every case below is met the same way."""
-    monkeypatch.setattr("cogs.papayoo._cog.new_seed", lambda: 20250314)
+    """The same deck order every run, so every case below is met the same way.
+
+    The module is imported here because unloading the extension (another test's bot
+    shutting down) drops it from ``sys.modules``; loading the cog reuses this one."""
+    module = importlib.import_module("cogs.papayoo._cog")
+    monkeypatch.setattr(module, "new_seed", lambda: 20250314)
 
 
 @pytest.fixture
