@@ -1,0 +1,79 @@
+"""Shared fixtures for end-to-end cog tests: a bot factory on one database and one clock,
+and an office (a guild, a channel and a few colleagues) in the fake Discord."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.client import GamenightBot
+from bot.clock import FakeClock
+from bot.settings import Settings
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import FakeChannel, FakeGuild, FakeUser
+
+MakeBot = Callable[[Sequence[str]], GamenightBot]
+"""``make_bot(cogs)``: a new bot (never started) on the test's database and clock."""
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """Friday 14 March 2025, 09:00 UTC."""
+    return FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def db_file(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "gamenight.sqlite3"
+
+
+@pytest.fixture
+def make_bot(db_file: Path, clock: FakeClock) -> MakeBot:
+    """Every bot made here shares the database file and the clock: a second one built after
+    a crash is the same bot restarted."""
+
+    def make(cogs: Sequence[str]) -> GamenightBot:
+        return GamenightBot(Settings(database_path=db_file), clock, list(cogs))
+
+    return make
+
+
+@dataclass
+class Office:
+    """A guild with a #general channel, its owner and five colleagues (Ana in French)."""
+
+    fake: FakeDiscord
+    guild: FakeGuild
+    general: FakeChannel
+    owner: FakeUser
+    ana: FakeUser
+    bob: FakeUser
+    cid: FakeUser
+    dan: FakeUser
+    eve: FakeUser
+
+    @property
+    def colleagues(self) -> list[FakeUser]:
+        return [self.ana, self.bob, self.cid, self.dan, self.eve]
+
+
+@pytest.fixture
+def office(fake_discord: FakeDiscord) -> Office:
+    fake = fake_discord
+    owner = fake.add_user("Olga")
+    guild = fake.add_guild("Office", owner=owner)
+    general = fake.add_text_channel(guild, "general")
+    users = [
+        fake.add_user("Ana", locale="fr"),
+        fake.add_user("Bob"),
+        fake.add_user("Cid"),
+        fake.add_user("Dan"),
+        fake.add_user("Eve"),
+    ]
+    for user in users:
+        fake.add_member(guild, user)
+    return Office(fake, guild, general, owner, *users)
