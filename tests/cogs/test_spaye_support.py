@@ -118,6 +118,19 @@ class SpayeDriver:
         assert found, f"no message with a component {prefix!r}"
         return max(found, key=lambda m: m.id)
 
+    async def wait_newest(self, prefix: str, *, user: FakeUser | None = None) -> FakeMessage:
+        """:meth:`newest`, waiting for it (a bot posts some messages after its answer)."""
+
+        def find() -> FakeMessage | None:
+            try:
+                return self.newest(prefix, user=user)
+            except AssertionError:
+                return None
+
+        found = await self.fake.wait_for(find, timeout=5)
+        assert isinstance(found, FakeMessage)
+        return found
+
     def custom_id(self, message: FakeMessage, prefix: str) -> str:
         return next(
             str(c["custom_id"])
@@ -141,10 +154,11 @@ class SpayeDriver:
         )
 
     async def draw(self, user: FakeUser) -> InteractionResult:
-        message = self.newest(f"gn:spaye:{self.game_id}:draw:")
-        return await self.click(
-            user, message, self.custom_id(message, f"gn:spaye:{self.game_id}:draw:")
-        )
+        """Press Draw on the message of the däye and round under way."""
+        daye = (await self.view())["daye"]
+        assert daye is not None, "no däye under way"
+        custom_id = self.cid("draw", f"{daye['number']}-{len(daye['rounds']) + 1}")
+        return await self.click(user, await self.wait_newest(custom_id), custom_id)
 
     async def daye(self, players: Sequence[FakeUser]) -> InteractionResult:
         """Challenge, accept and draw once each; returns the last draw."""
@@ -162,7 +176,8 @@ class SpayeDriver:
         return self.newest(self.cid("done", eid))
 
     async def exercise(self, user: FakeUser, eid: int, action: str = "done") -> InteractionResult:
-        return await self.click(user, self.exercise_message(eid), self.cid(action, eid))
+        message = await self.wait_newest(self.cid("done", eid))
+        return await self.click(user, message, self.cid(action, eid))
 
     async def ask_committee(
         self, user: FakeUser, eid: int, reps: str, exercise: str
