@@ -173,7 +173,7 @@ class AskModal(discord.ui.Modal):
         super().__init__(
             title=t("spaye.modal.title", locale, id=ex["id"])[:45],
             custom_id=modal_id(game_id, ex["id"]),
-            timeout=None,
+            timeout=900,  # only frees memory: the listener answers a late submission anyway
         )
         self.add_item(
             discord.ui.TextInput(
