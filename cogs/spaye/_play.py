@@ -519,8 +519,7 @@ class SpayeTable:
             return
         titles = bonus_titles(c.stored, c.user, eid)
         if not titles:
-            holders = c.view["bonuses"]
-            key = "spaye.bonus.none" if c.user in holders.values() else "spaye.bonus.not_yours"
+            key = "spaye.bonus.none" if c.user == ex["player"] else "spaye.bonus.not_yours"
             await say(c.interaction, t(key, c.locale, player=render.mention(ex["player"])))
             return
         names = ", ".join(render.title_name(x) for x in titles)
