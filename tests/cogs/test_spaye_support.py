@@ -59,10 +59,11 @@ class SpayeDriver:
     # -- the day ------------------------------------------------------------------------------
 
     async def store_day(
-        self, cards: Sequence[str], *, day: date = TODAY, **options: Any
+        self, cards: Sequence[str], *, day: date = TODAY, seed: int = 0, **options: Any
     ) -> StoredGame:
-        """A day on a stacked table, stored as ``/spaye start`` stores one."""
-        game = SpayeGame.with_table(cards, options=options)
+        """A day on a stacked table, stored as ``/spaye start`` stores one (``seed`` decides
+        only the Tikäo's redraw on such a table)."""
+        game = SpayeGame.with_table(cards, seed=seed, options=options)
         self.game_id = await self.bot.store.days.open_day(
             self.guild.id, day, self.channel.id, game, day_meta(day)
         )
