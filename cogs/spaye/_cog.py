@@ -166,15 +166,16 @@ class SpayeCog(commands.Cog, name="Späye"):
         if guild is None:
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
-        settings = await self.bot.guild_settings(guild)
-        today = settings.today(self.bot.clock.now())
-        day = await self.bot.store.days.get(guild.id, today)
-        if day is None:
-            await say(interaction, t("spaye.daye.no_day", locale))
-            return
-        stored = await self.bot.store.games.require(day.game_id)
-        embed = render.status_embed(stored.game.public_view(), today.isoformat(), locale)
-        await respond(interaction, embed=embed, ephemeral=True)
+        async with auto_defer(interaction, ephemeral=True):
+            settings = await self.bot.guild_settings(guild)
+            today = settings.today(self.bot.clock.now())
+            day = await self.bot.store.days.get(guild.id, today)
+            if day is None:
+                await say(interaction, t("spaye.daye.no_day", locale))
+                return
+            stored = await self.bot.store.games.require(day.game_id)
+            embed = render.status_embed(stored.game.public_view(), today.isoformat(), locale)
+            await respond(interaction, embed=embed, ephemeral=True)
 
     @spaye.command(
         name=_("board", key="spaye.cmd.board.name"),
@@ -234,16 +235,16 @@ class SpayeCog(commands.Cog, name="Späye"):
         if refusal is not None:
             await say(interaction, refusal)
             return
-        settings = await self.bot.guild_settings(guild)
-        day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
-        if day is None:
-            await say(interaction, t("spaye.daye.no_day", locale))
-            return
-        if day.status != "active":
-            status = render.status_name(day.status, locale)
-            await say(interaction, t("spaye.daye.day_over", locale, status=status))
-            return
         async with auto_defer(interaction):
+            settings = await self.bot.guild_settings(guild)
+            day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
+            if day is None:
+                await say(interaction, t("spaye.daye.no_day", locale))
+                return
+            if day.status != "active":
+                status = render.status_name(day.status, locale)
+                await say(interaction, t("spaye.daye.day_over", locale, status=status))
+                return
             await self.table.invite(interaction, day.game_id, [str(u.id) for u in picked], settings)
 
     # -- listeners ----------------------------------------------------------------------------

@@ -333,3 +333,29 @@ async def test_old_draw_button_works_after_a_crash(
         assert "K♥" in reveal.text and "2♠" in reveal.text
         view = await p.view()
         assert view["last_daye"]["winner"] == str(ana.id)
+
+
+# -- slow answers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["spaye status", "daye"])
+async def test_a_slow_database_still_answers_in_time(
+    office: Office, make_bot: MakeBot, clock: FakeClock, command: str
+) -> None:
+    """Past 2 s the command is deferred, so Discord never drops it (3 s)."""
+    fake = office.fake
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        p = SpayeDriver(fake, bot, office.guild, office.general)
+        await p.store_day(rounds_table([("KH", "2S")], [NK, "4C", "5C"], 0))
+        days_get = bot.store.days.get
+
+        async def slow_get(*args: object, **kwargs: object) -> object:
+            await asyncio.sleep(3.2)
+            return await days_get(*args, **kwargs)  # type: ignore[arg-type]
+
+        bot.store.days.get = slow_get  # type: ignore[method-assign]
+        options = {"colleague": office.bob} if command == "daye" else None
+        answer = await fake.slash(office.ana, office.general, command, options, timeout=8)
+        assert answer.deferred and answer.answered
+        assert not fake.late_interactions
