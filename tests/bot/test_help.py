@@ -1,0 +1,170 @@
+"""``/help``: every game's rules and rulings in both languages, within Discord's limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.client import GamenightBot
+from bot.clock import FakeClock
+from bot.i18n import CATALOGS, LOCALES, Lang, t
+from bot.settings import Settings
+from cogs.help import HELP_GAMES, game_embeds, game_pages, overview_embed
+from tests.fakediscord import FakeDiscord
+
+RULING_KEYS = ("rulings", "bot_rulings")
+RULINGS = {"spaye": 8 + 14, "papayoo": 3, "speahx": 3, "spit": 2}
+"""[R] markers per game: RULES.md's rulings, plus those the implementation adds."""
+NOT_PLAYABLE_YET = ("speahx", "spit")
+
+SPAYE_ADDED = {
+    "en": [
+        "the drawer included",
+        "the reveal of the round that drew the last one",
+        "A challenge waiting for an answer blocks",
+        "The final däye is challenged as a whole",
+        "may play the next däye",
+        "victory points are at stake with the exercise",
+        "members of the committee role",
+        "asked again after a refusal",
+        "before any adjustment",
+        "every exercise is settled",
+        "happens twice",
+        "closes when the clock jumps past it",
+        "A voided day still records who played",
+        "drawing order",
+        "first day of the next month in the server's time zone",
+    ],
+    "fr": [
+        "pas même celui qui l'a tirée",
+        "la révélation du tour qui a tiré le dernier",
+        "Un défi qui attend sa réponse bloque",
+        "Le däye final se lance d'un bloc",
+        "peut jouer le däye suivant",
+        "les points de victoire sont en jeu avec l'exercice",
+        "les membres du rôle du comité",
+        "redemandé après un refus",
+        "avant tout ajustement",
+        "chaque exercice est réglé",
+        "deux fois",
+        "quand l'horloge saute au-delà",
+        "Une journée annulée garde la trace",
+        "l'ordre de tirage",
+        "premier jour du mois suivant dans le fuseau du serveur",
+    ],
+}
+PAPAYOO_ADDED = {
+    "en": ["**Confirm**", "when everyone has passed", "90 seconds", "0 for none",
+           "lowest legal card", "♠ ♥ ♦ ♣, then Payoo", "passes the lowest cards",
+           "Equal lowest scores share the win"],
+    "fr": ["**Confirmer**", "quand tout le monde a fait son écart", "90 secondes",
+           "0 pour aucun", "plus petite carte jouable", "♠ ♥ ♦ ♣, puis Payoo",
+           "écarte les plus petites cartes", "partagent la victoire"],
+}  # fmt: skip
+
+
+def page_text(game: str, lang: Lang) -> str:
+    return "\n".join(e.description or "" for page in game_pages(game, lang) for e in page)
+
+
+@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("lang", LOCALES)
+def test_every_game_has_help_in_both_languages(game: str, lang: Lang) -> None:
+    catalog = CATALOGS[lang]
+    for part in ("title", "summary", "rules", "rulings"):
+        assert catalog.get(f"help.{game}.{part}", "").strip(), f"help.{game}.{part} ({lang})"
+    assert (f"help.{game}.bot_rulings" in CATALOGS["en"]) == (
+        f"help.{game}.bot_rulings" in CATALOGS["fr"]
+    )
+
+
+@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("lang", LOCALES)
+def test_pages_fit_discord_limits(game: str, lang: Lang) -> None:
+    pages = game_pages(game, lang)
+    for page in pages:
+        assert 1 <= len(page) <= 10
+        assert sum(len(e) for e in page) <= 6000
+        for embed in page:
+            assert len(embed.title or "") <= 256
+            assert len(embed.description or "") <= 4096
+            assert len(embed.fields) <= 25
+            assert len(embed.footer.text or "") <= 2048
+    assert [e.description for page in pages for e in page] == [
+        e.description for e in game_embeds(game, lang)
+    ], "paging loses nothing and keeps the order"
+    overview = overview_embed(lang, set())
+    assert len(overview) <= 6000 and len(overview.fields) <= 25
+    assert all(len(f.value or "") <= 1024 for f in overview.fields)
+
+
+@pytest.mark.parametrize("game", HELP_GAMES)
+def test_rulings_are_stated_in_both_languages(game: str) -> None:
+    counts = {
+        lang: sum(CATALOGS[lang].get(f"help.{game}.{key}", "").count("[R]") for key in RULING_KEYS)
+        for lang in LOCALES
+    }
+    assert counts["en"] == counts["fr"] == RULINGS[game]
+    for lang in LOCALES:
+        assert page_text(game, lang).count("[R]") == RULINGS[game]
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_spaye_states_the_rulings_the_bot_adds(lang: Lang) -> None:
+    text = page_text("spaye", lang)
+    missing = [phrase for phrase in SPAYE_ADDED[lang] if phrase not in text]
+    assert not missing
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_papayoo_states_the_rulings_the_bot_adds(lang: Lang) -> None:
+    text = page_text("papayoo", lang)
+    missing = [phrase for phrase in PAPAYOO_ADDED[lang] if phrase not in text]
+    assert not missing
+
+
+@pytest.mark.parametrize("game", HELP_GAMES)
+@pytest.mark.parametrize("lang", LOCALES)
+def test_games_not_playable_yet_say_so(game: str, lang: Lang) -> None:
+    first = game_pages(game, lang)[0][0].description or ""
+    notice = t("help.not_playable", lang)
+    assert first.startswith(notice) == (game in NOT_PLAYABLE_YET)
+    fields = {f.name: f.value for f in overview_embed(lang, {"spaye", "papayoo"}).fields}
+    title = t(f"help.{game}.title", lang)
+    status = t("help.coming" if game in NOT_PLAYABLE_YET else "help.playable", lang)
+    assert f"{title} · {status}" in fields
+    assert game not in NOT_PLAYABLE_YET or "not playable yet" in t("help.coming", "en")
+
+
+@pytest.mark.e2e
+async def test_long_help_pages_with_buttons(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    owner = fake.add_user("Olga")
+    guild = fake.add_guild("Office", owner=owner)
+    general = fake.add_text_channel(guild, "general")
+    ana = fake.add_user("Ana", locale="fr")
+    fake.add_member(guild, ana)
+    bot = GamenightBot(Settings(database_path=db_path), clock, ["cogs.help"])
+    async with fake.run_client(bot):
+        shown = await fake.slash(ana, general, "help", {"game": "spaye"})
+        assert shown.ephemeral
+        assert shown.embeds[0]["title"] == "Späye"
+        assert "Page 1/2" in shown.embeds[-1]["footer"]["text"]
+        buttons = {b.label: b for b in shown.buttons}
+        assert buttons["Précédente"].disabled and not buttons["Suivante"].disabled
+
+        second = await fake.click(ana, shown, label="Suivante")
+        assert second.embeds[0]["title"] == t("help.bot_rulings_title", "fr")
+        assert "l'horloge saute" in second.embeds[0]["description"]
+        assert {b.label: b.disabled for b in second.buttons} == {
+            "Précédente": False,
+            "Suivante": True,
+        }
+        back = await fake.click(ana, second, label="Précédente")
+        assert back.embeds[0]["title"] == "Späye"
+
+        short = await fake.slash(ana, general, "help", {"game": "papayoo"})
+        assert short.buttons == [] and len(short.embeds) == 2
