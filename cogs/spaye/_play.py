@@ -462,7 +462,8 @@ class SpayeTable:
             await say(interaction, t("spaye.stale.exercise", locale))
             return
         raw_reps = values.get(REPS_FIELD, "").strip()
-        if raw_reps and not raw_reps.isdigit():
+        reps = parse_int(raw_reps)
+        if raw_reps and reps is None:
             await say(interaction, t("spaye.modal.bad_reps", locale, max=ex["reps"]))
             return
         name = values.get(EXERCISE_FIELD, "").strip()
@@ -470,7 +471,7 @@ class SpayeTable:
         action = {
             "type": "ask_committee",
             "id": eid,
-            "reps": int(raw_reps) if raw_reps else None,
+            "reps": reps,
             "exercise": name or None,
         }
         after, events = await self.act(stored, str(interaction.user.id), action, {"ask": ask})
@@ -485,11 +486,13 @@ class SpayeTable:
         pair = parse_pair(c.press.arg)
         ex = find_exercise(c.view, pair[0] if pair else None)
         request = ex["request"] if ex else None
-        if pair is None or request is None or c.stored.meta.get("ask") != pair[1]:
+        if ex is None or pair is None or request is None or c.stored.meta.get("ask") != pair[1]:
             await say(c.interaction, t("spaye.stale.request", c.locale))
             return
         stored = c.stored
-        if c.user not in request["approvers"] and self._on_committee(c):
+        # the nikäyé never answers their own request: joining would change the day for nothing
+        joins = c.user not in request["approvers"] and c.user != ex["player"]
+        if joins and self._on_committee(c):
             with contextlib.suppress(IllegalAction):  # already on it: fine
                 stored, _ = await self.act(stored, SYSTEM, {"type": "committee", "player": c.user})
         _, events = await self.act(stored, c.user, {"type": c.press.action, "id": pair[0]})

@@ -145,12 +145,13 @@ def bonus_menu(game_id: int, eid: int, titles: list[str], locale: str) -> GameVi
 
 def parse_pair(arg: str | None) -> tuple[int, int] | None:
     """``"5-2"`` -> ``(5, 2)``; anything else ``None``."""
-    match = re.fullmatch(r"(\d+)-(\d+)", arg or "")
+    match = re.fullmatch(r"([0-9]+)-([0-9]+)", arg or "")
     return None if match is None else (int(match[1]), int(match[2]))
 
 
 def parse_int(arg: str | None) -> int | None:
-    return int(arg) if arg is not None and arg.isdigit() else None
+    """``"12"`` -> ``12``; anything else (``"²"``, ``"-1"``, ``None``) ``None``."""
+    return int(arg) if arg is not None and re.fullmatch(r"[0-9]+", arg) else None
 
 
 # -- the committee modal ---------------------------------------------------------------------

@@ -359,3 +359,37 @@ async def test_a_slow_database_still_answers_in_time(
         answer = await fake.slash(office.ana, office.general, command, options, timeout=8)
         assert answer.deferred and answer.answered
         assert not fake.late_interactions
+
+
+async def test_bad_committee_input_changes_nothing(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    """Reps in other digits than 0-9, and a nikäyé with the committee role answering their
+    own request: refused, and the day is as it was."""
+    fake = office.fake
+    ana, dan = office.ana, office.dan
+    role = fake.add_role(office.guild, "Committee")
+    fake.member(office.guild, dan).roles.append(role)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await bot.store.settings.update(office.guild.id, {"committee_role_id": role.id})
+        p = SpayeDriver(fake, bot, office.guild, office.general)
+        await p.store_day(rounds_table([("5C", NK)], [NK, "4D", "6D"], 0))
+        await p.daye([ana, dan])  # Dan is nikäyé: 5 reps
+        version = (await p.stored()).version
+        for reps in ("²", "-1", "1.5"):
+            bad = await p.ask_committee(dan, 1, reps, "squats")
+            assert bad.ephemeral and "reps" in bad.text.lower(), bad.text
+        assert (await p.stored()).version == version
+
+        asked = await p.ask_committee(dan, 1, "3", "squats")
+        assert not asked.ephemeral
+        version = (await p.stored()).version
+        own = await p.click(dan, asked, p.cid("approve", "1-1"))
+        assert own.ephemeral
+        stored = await p.stored()
+        assert stored.version == version and str(dan.id) not in stored.game.public_view().get(
+            "committee", []
+        )
+        approved = await p.click(ana, asked, p.cid("approve", "1-1"))
+        assert approved.callback_type == 7
