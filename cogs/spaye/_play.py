@@ -137,6 +137,10 @@ class SpayeTable:
     def channel(self, channel_id: int, guild_id: int | None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
+    def here(self, c: Click) -> discord.PartialMessageable:
+        """The channel of the click (the day's channel when Discord did not say)."""
+        return self.channel(c.interaction.channel_id or c.stored.channel_id, c.stored.guild_id)
+
     # -- acting -------------------------------------------------------------------------------
 
     async def act(
@@ -287,7 +291,7 @@ class SpayeTable:
 
     async def post_draw(self, c: Click, daye: Mapping[str, Any], table: int) -> None:
         round_no = len(daye["rounds"]) + 1
-        await self.channel(c.interaction.channel_id or c.stored.channel_id, c.stored.guild_id).send(
+        await self.here(c).send(
             render.draw_prompt(daye, table, c.public),
             view=draw_view(c.stored.id, daye["number"], round_no, c.public),
         )
@@ -351,7 +355,7 @@ class SpayeTable:
             )
             return
         await update_message(c.interaction, render.drawn_done(d, c.public), view=GameView())
-        channel = self.channel(c.interaction.channel_id or after.channel_id, after.guild_id)
+        channel = self.here(c)
         types = {e["type"] for e in events}
         extra: discord.ui.View | None = None
         if "tie" in types and now["daye"] is not None:
@@ -398,12 +402,10 @@ class SpayeTable:
             await say(c.interaction, t("spaye.stale.exercise", c.locale))
             return
         kind = "exercise_done" if c.press.action == "done" else "give_up"
-        after, events = await self.act(c.stored, c.user, {"type": kind, "id": eid})
+        _, events = await self.act(c.stored, c.user, {"type": kind, "id": eid})
         line = render.exercise_settled(events, c.public)
-        await update_message(
-            c.interaction, f"{_message_text(c.interaction)}\n{line}"[:2000], view=GameView()
-        )
-        channel = self.channel(c.interaction.channel_id or after.channel_id, after.guild_id)
+        await _close_with(c, line)
+        channel = self.here(c)
         await self.post_finish(channel, events, c.public)
 
     async def _ask(self, interaction: discord.Interaction[Any], press: Press, locale: Lang) -> None:
@@ -497,9 +499,7 @@ class SpayeTable:
                 stored, _ = await self.act(stored, SYSTEM, {"type": "committee", "player": c.user})
         _, events = await self.act(stored, c.user, {"type": c.press.action, "id": pair[0]})
         line = render.adjustment_answered(events[0], c.public)
-        await update_message(
-            c.interaction, f"{_message_text(c.interaction)}\n{line}"[:2000], view=GameView()
-        )
+        await _close_with(c, line)
 
     @staticmethod
     def _on_committee(c: Click) -> bool:
@@ -544,7 +544,7 @@ class SpayeTable:
         after, events = await self.act(c.stored, c.user, action)
         text = render.bonus_used(events, c.public)
         await update_message(c.interaction, t("spaye.bonus.used", c.locale), view=GameView())
-        channel = self.channel(c.interaction.channel_id or after.channel_id, after.guild_id)
+        channel = self.here(c)
         await channel.send(text[:2000])
         await self.post_exercises(channel, after, events, c.public)
         await self.post_finish(channel, events, c.public)
@@ -553,6 +553,13 @@ class SpayeTable:
 def _message_text(interaction: discord.Interaction[Any]) -> str:
     message = interaction.message
     return message.content if message is not None else ""
+
+
+async def _close_with(c: Click, line: str) -> None:
+    """The clicked message, its buttons gone, with ``line`` added: what the click did."""
+    await update_message(
+        c.interaction, f"{_message_text(c.interaction)}\n{line}"[:2000], view=GameView()
+    )
 
 
 def _is_bot(interaction: discord.Interaction[Any], user_id: str) -> bool:
