@@ -27,30 +27,26 @@ KIND: Final = "papayoo"
 PER_ROW: Final = 5
 
 
+LOBBY_STYLES: Final = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+    "cancel": discord.ButtonStyle.danger,
+}
+
+
 def lobby_view(lobby_id: int, locale: Lang) -> GameView:
     return game_view(
-        GameButton(
-            LOBBY_KIND,
-            lobby_id,
-            "join",
-            label=t("papayoo.button.join", locale),
-            style=discord.ButtonStyle.success,
-        ),
-        GameButton(LOBBY_KIND, lobby_id, "leave", label=t("papayoo.button.leave", locale)),
-        GameButton(
-            LOBBY_KIND,
-            lobby_id,
-            "start",
-            label=t("papayoo.button.start", locale),
-            style=discord.ButtonStyle.primary,
-        ),
-        GameButton(
-            LOBBY_KIND,
-            lobby_id,
-            "cancel",
-            label=t("papayoo.button.cancel", locale),
-            style=discord.ButtonStyle.danger,
-        ),
+        *(
+            GameButton(
+                LOBBY_KIND,
+                lobby_id,
+                action,
+                label=t(f"papayoo.button.{action}", locale),
+                style=style,
+            )
+            for action, style in LOBBY_STYLES.items()
+        )
     )
 
 
