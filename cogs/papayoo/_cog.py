@@ -28,7 +28,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.engine import Event, Game, IllegalAction, new_game
+from bot.engine import SYSTEM, Event, Game, IllegalAction, new_game
 from bot.engine.papayoo import TURN_SECONDS_RANGE, Papayoo
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
 from bot.private import PrivateRender, hand_key
@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("gamenight.papayoo")
 
 TIMER_KIND: Final = "papayoo.turn"
+LOBBY_TIMER_KIND: Final = "papayoo.lobby_expiry"
+LOBBY_MINUTES: Final = 30
+"""A lobby not started within this time is closed (and the channel told)."""
 
 
 def new_seed() -> int:
@@ -63,6 +66,11 @@ def new_seed() -> int:
 def turn_key(game_id: int) -> str:
     """The one turn timer of a game: each move replaces it."""
     return f"papayoo:{game_id}:turn"
+
+
+def lobby_key(lobby_id: int) -> str:
+    """The one expiry timer of a lobby: starting or cancelling it drops the timer."""
+    return f"papayoo_lobby:{lobby_id}:expire"
 
 
 def papayoo_results(stored: StoredGame) -> list[PlayerResult]:
@@ -107,6 +115,13 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
     await respond(interaction, text, ephemeral=True)
 
 
+def auto_text(auto: Mapping[str, Any], locale: Lang) -> str:
+    """What the turn timer did for this player, said to them."""
+    if auto["type"] == "pass":
+        return t("papayoo.timer.passed_for_you", locale, cards=render.cards(auto["cards"]))
+    return t("papayoo.timer.played_for_you", locale, card=render.card(auto["card"]))
+
+
 def is_stale(view: Mapping[str, Any], action: str, tag: Tag) -> bool:
     """Whether a button was made for a turn that is gone (an earlier pass, trick or round)."""
     if view["round"] != tag.round:
@@ -138,12 +153,14 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         self.bot.actions.register(KIND, self.on_press)
         self.bot.private.register_renderer(KIND, self.render_hand)
         self.bot.timers.register(TIMER_KIND, self.on_turn_timer)
+        self.bot.timers.register(LOBBY_TIMER_KIND, self.on_lobby_timer)
 
     async def cog_unload(self) -> None:
         self.bot.actions.unregister(LOBBY_KIND)
         self.bot.actions.unregister(KIND)
         self.bot.private.unregister_renderer(KIND)
         self.bot.timers.unregister(TIMER_KIND)
+        self.bot.timers.unregister(LOBBY_TIMER_KIND)
         unregister_lobby()
 
     def _lock(self, game_id: int) -> asyncio.Lock:
@@ -199,11 +216,13 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         lobby = PapayooLobby.new([host], 0, {"rounds": rounds, "turn_seconds": turn_seconds})
         meta = {"locale": public, f"locale:{host}": locale_for_user(interaction)}
         lobby_id = await self.bot.store.games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
-        await respond(
-            interaction,
+        sent = await interaction.response.send_message(
             embed=render.lobby_embed(lobby.public_view(), public),
             view=lobby_view(lobby_id, public),
         )
+        due = self.bot.clock.now() + timedelta(minutes=LOBBY_MINUTES)
+        payload = {"lobby_id": lobby_id, "message_id": sent.message_id}
+        await self.bot.timers.schedule(LOBBY_TIMER_KIND, due, payload, key=lobby_key(lobby_id))
 
     async def on_lobby_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         locale = locale_for_user(interaction)
@@ -219,7 +238,7 @@ class PapayooCog(commands.Cog, name="Papayoo"):
                 return
             meta = {f"locale:{user}": locale} if press.action == "join" else None
             lobby, _ = await self.bot.store.games.act(
-                stored.id, user, {"type": press.action}, meta_update=meta
+                stored.id, user, {"type": press.action}, meta_update=meta, in_tx=self._lobby_closed
             )
         except IllegalAction as err:
             await say(interaction, refusal(err, locale))
@@ -230,6 +249,36 @@ class PapayooCog(commands.Cog, name="Papayoo"):
             embed=render.lobby_embed(lobby.game.public_view(), public, note=note),
             view=lobby_view(lobby.id, public) if lobby.is_active else GameView(),
         )
+
+    async def _lobby_closed(self, lobby: StoredGame, events: list[Event]) -> None:
+        """Inside the lobby's transaction: a started or cancelled lobby needs no expiry."""
+        if not lobby.is_active:
+            await self.bot.timers.cancel(lobby_key(lobby.id))
+
+    async def on_lobby_timer(self, payload: dict[str, Any]) -> None:
+        """Nobody started the lobby in time: close it, strip its buttons, tell the channel."""
+        lobby_id = int(payload["lobby_id"])
+        # An IllegalAction (the lobby started or was cancelled meanwhile) ends the timer.
+        lobby, _ = await self.bot.store.games.act(lobby_id, SYSTEM, {"type": "expire"})
+        public = normalize_locale(lobby.meta.get("locale"))
+        view = lobby.game.public_view()
+        note = t("papayoo.lobby.expired", public, minutes=LOBBY_MINUTES)
+        channel = self._channel(lobby)
+        try:
+            if payload.get("message_id"):
+                await channel.get_partial_message(int(payload["message_id"])).edit(
+                    embed=render.lobby_embed(view, public, note=note), view=GameView()
+                )
+            await channel.send(
+                t(
+                    "papayoo.lobby.expired_notice",
+                    public,
+                    host=render.mention(view["host"]),
+                    minutes=LOBBY_MINUTES,
+                )
+            )
+        except discord.HTTPException:
+            log.exception("could not show an expired Papayoo lobby", extra={"game_id": lobby_id})
 
     async def _start(
         self, interaction: discord.Interaction[Any], lobby: StoredGame, public: Lang
@@ -243,8 +292,10 @@ class PapayooCog(commands.Cog, name="Papayoo"):
                 raise TypeError(f"#{started.id} is not a Papayoo lobby")
             players = table.players
             game = new_game(KIND, players, new_seed(), table.options)
+            await self._lobby_closed(started, events)
             meta = {
                 "lobby_id": started.id,
+                "host": table.host,
                 "locale": public,
                 "locales": {p: started.meta.get(f"locale:{p}", public) for p in players},
             }
@@ -269,8 +320,8 @@ class PapayooCog(commands.Cog, name="Papayoo"):
             stored = await self.bot.store.games.require(game_id)
             deadline = await self._deadline(game_id)
             stored = await self._post_table(stored, deadline)
-            for player in stored.game.public_view()["players"]:
-                await self._send_private(stored, player, "papayoo.dm.deal", deadline)
+            players = stored.game.public_view()["players"]
+            await self._send_privates(stored, players, "papayoo.dm.deal", deadline)
 
     # -- the game's buttons --------------------------------------------------------------------
 
@@ -287,30 +338,55 @@ class PapayooCog(commands.Cog, name="Papayoo"):
             await self._move(interaction, press, tag, locale)
 
     async def _readable(
-        self, interaction: discord.Interaction[Any], game_id: int, locale: Lang
+        self, interaction: discord.Interaction[Any], press: Press, tag: Tag, locale: Lang
     ) -> tuple[StoredGame, dict[str, Any]] | None:
-        """The game and the clicker's view, or ``None`` after telling them why not."""
-        stored = await self.bot.store.games.require(game_id)
+        """The game and the clicker's view for a button of this turn, or ``None`` once the
+        clicker has been told why not. A message whose buttons can never work again (the game
+        ended, the bot moved for them) is updated in place: no live button is left on it."""
+        stored = await self.bot.store.games.require(press.game_id)
         if not stored.is_active:
-            await say(interaction, t("game.closed", locale))
+            key = "papayoo.abandon.stale" if stored.status == "voided" else "game.closed"
+            await update_message(interaction, t(key, locale, game_id=stored.id), view=GameView())
             return None
         view = stored.game.view(str(interaction.user.id))
         if "hand" not in view:
             await say(interaction, t("papayoo.not_a_player", locale))
             return None
+        auto = self._auto_move(stored, view["player"], press.action, tag)
+        if auto is not None:
+            deadline = await self._deadline(stored.id)
+            await update_message(
+                interaction,
+                auto_text(auto, locale),
+                embed=render.private_embed(stored.id, view, locale, deadline=deadline),
+                view=private_controls(stored.id, view, locale) or GameView(),
+            )
+            return None
+        if is_stale(view, press.action, tag):
+            await say(interaction, t("papayoo.stale", locale))
+            return None
         return stored, view
+
+    @staticmethod
+    def _auto_move(
+        stored: StoredGame, player: str, action: str, tag: Tag
+    ) -> Mapping[str, Any] | None:
+        """What the turn timer did for ``player`` on the turn this button was made for."""
+        auto: Mapping[str, Any] | None = (stored.meta.get("auto") or {}).get(player)
+        if auto is None or auto.get("round") != tag.round:
+            return None
+        if action in ("choose", "pass"):
+            return auto if auto.get("type") == "pass" else None
+        return auto if auto.get("type") == "play" and auto.get("trick") == tag.trick else None
 
     async def _choose(
         self, interaction: discord.Interaction[Any], press: Press, tag: Tag, locale: Lang
     ) -> None:
         """The pass select: show the choice with Confirm enabled. Nothing is saved yet."""
-        found = await self._readable(interaction, press.game_id, locale)
+        found = await self._readable(interaction, press, tag, locale)
         if found is None:
             return
         stored, view = found
-        if is_stale(view, press.action, tag):
-            await say(interaction, t("papayoo.stale", locale))
-            return
         problem = self._pass_problem(view, press.values)
         if problem is not None:
             await say(interaction, refusal(problem, locale))
@@ -349,13 +425,10 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         self, interaction: discord.Interaction[Any], press: Press, tag: Tag, locale: Lang
     ) -> None:
         """Confirm a pass or play a card (under the game's lock)."""
-        found = await self._readable(interaction, press.game_id, locale)
+        found = await self._readable(interaction, press, tag, locale)
         if found is None:
             return
         stored, view = found
-        if is_stale(view, press.action, tag):
-            await say(interaction, t("papayoo.stale", locale))
-            return
         user = view["player"]
         action: dict[str, Any]
         if press.action == "pass":
@@ -506,22 +579,50 @@ class PapayooCog(commands.Cog, name="Papayoo"):
             targets, key = [view["turn"]], "papayoo.dm.turn"
         else:
             return
-        for player in targets:
-            if player != actor:
-                await self._send_private(stored, player, key, deadline)
+        players = [p for p in targets if p != actor]
+        await self._send_privates(stored, players, key, deadline)
+
+    async def _send_privates(
+        self, stored: StoredGame, players: Sequence[str], key: str, deadline: datetime | None
+    ) -> None:
+        """Each player's hand with what they may do now: by DM, else kept for their next click.
+
+        A player whose DM failed is remembered in the game's ``meta`` (``dm_closed``): later
+        messages of the round go straight to the fallback, without a DM bound to fail. Each
+        deal tries the DM again, so opening one's DMs takes effect from the next round."""
+        closed: list[str] = list(stored.meta.get("dm_closed") or [])
+        retry = key == "papayoo.dm.deal"
+        still = [p for p in closed if not (retry and p in players)]
+        for player in players:
+            if await self._send_private(
+                stored, player, key, deadline, dm=retry or player not in closed
+            ):
+                continue
+            if player not in still:
+                still.append(player)
+        if sorted(still) != sorted(closed):
+            await self.bot.store.games.update_meta(stored.id, {"dm_closed": still})
 
     async def _send_private(
-        self, stored: StoredGame, player: str, key: str, deadline: datetime | None
-    ) -> None:
-        """A player's hand with what they may do now: by DM, else kept for their next click."""
+        self, stored: StoredGame, player: str, key: str, deadline: datetime | None, *, dm: bool
+    ) -> bool:
+        """One player's hand; ``True`` if it went by DM. With ``dm=False`` it is only kept."""
         locales: dict[str, str] = stored.meta.get("locales") or {}
         locale = normalize_locale(locales.get(player) or stored.meta.get("locale"))
         view = stored.game.view(player)
-        await self.bot.private.send(
+        content = t(key, locale, game_id=stored.id, round=view["round"])
+        embed = render.private_embed(stored.id, view, locale, deadline=deadline)
+        if not dm:
+            embeds = [dict(embed.to_dict())]
+            await self.bot.store.private.put(
+                int(player), hand_key(KIND, stored.id), content, embeds, locale
+            )
+            return False
+        return await self.bot.private.send(
             int(player),
             hand_key(KIND, stored.id),
-            t(key, locale, game_id=stored.id, round=view["round"]),
-            embed=render.private_embed(stored.id, view, locale, deadline=deadline),
+            content,
+            embed=embed,
             view=private_controls(stored.id, view, locale),
             locale=locale,
         )
@@ -597,8 +698,14 @@ class PapayooCog(commands.Cog, name="Papayoo"):
             events: list[Event] = []
             for player in before["to_act"]:
                 action = game.auto_action(player)
+                # Remembered so that this player's old buttons can say what happened.
+                auto = {**action, "round": before["round"], "trick": render.tricks_done(before)}
                 stored, new_events = await self.bot.store.games.act(
-                    game_id, player, action, in_tx=self._arm_timer
+                    game_id,
+                    player,
+                    action,
+                    meta_update={"auto": {**(stored.meta.get("auto") or {}), player: auto}},
+                    in_tx=self._arm_timer,
                 )
                 game = as_papayoo(stored.game)
                 moved.append((player, dict(action)))
@@ -620,6 +727,81 @@ class PapayooCog(commands.Cog, name="Papayoo"):
                 )
             deadline = await self._deadline(game_id)
             await self._after(before, stored, events, deadline, actor=None, note=note)
+
+    # -- /papayoo abandon ----------------------------------------------------------------------
+
+    @papayoo.command(
+        name=_("abandon", key="papayoo.cmd.abandon.name"),
+        description=_(
+            "End a running Papayoo game for everyone (host or Manage Server); no result is kept",
+            key="papayoo.cmd.abandon.description",
+        ),
+    )
+    @app_commands.rename(game=_("game", key="papayoo.cmd.abandon.game.name"))
+    @app_commands.describe(
+        game=_(
+            "The game's number (Papayoo #…), needed when several run in this channel",
+            key="papayoo.cmd.abandon.game.description",
+        )
+    )
+    async def abandon(
+        self, interaction: discord.Interaction[Any], game: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        target = await self._game_to_abandon(interaction, game, locale)
+        if target is None:
+            return
+        host = target.meta.get("host")
+        if str(interaction.user.id) != host and not interaction.permissions.manage_guild:
+            host_text = render.mention(host) if host else "—"
+            await say(interaction, t("papayoo.abandon.not_allowed", locale, host=host_text))
+            return
+        async with self._lock(target.id):
+            stored = await self.bot.store.games.require(target.id)
+            if not stored.is_active:
+                await say(interaction, t("game.closed", locale))
+                return
+            ended = await self.bot.store.games.set_status(stored.id, "voided")
+            await self.bot.timers.cancel(turn_key(stored.id))
+            public = normalize_locale(ended.meta.get("locale"))
+            by = render.mention(str(interaction.user.id))
+            note = t("papayoo.abandon.done", public, game_id=ended.id, player=by)
+            await respond(interaction, note)
+            view = ended.game.public_view()
+            for player in view["players"]:  # a hand kept for closed DMs is moot now
+                await self.bot.store.private.discard(int(player), hand_key(KIND, ended.id))
+            try:
+                embed = render.abandoned_embed(ended.id, view, note, public)
+                await self._edit_table(ended, embed=embed, view=GameView())
+            except discord.HTTPException:
+                log.exception("could not close an abandoned table", extra={"game_id": ended.id})
+
+    async def _game_to_abandon(
+        self, interaction: discord.Interaction[Any], game_id: int | None, locale: Lang
+    ) -> StoredGame | None:
+        """The running game the command names, or the only one in this channel."""
+        if game_id is not None:
+            stored = await self.bot.store.games.get(game_id)
+            if stored is None or stored.kind != KIND or stored.guild_id != interaction.guild_id:
+                await say(interaction, t("papayoo.abandon.unknown", locale, game_id=game_id))
+                return None
+            if not stored.is_active:
+                await say(interaction, t("game.closed", locale))
+                return None
+            return stored
+        running = await self.bot.store.games.find(
+            guild_id=interaction.guild_id, kind=KIND, channel_id=interaction.channel_id
+        )
+        if len(running) == 1:
+            return running[0]
+        if not running:
+            await say(interaction, t("papayoo.abandon.none", locale))
+        else:
+            numbers = ", ".join(f"#{g.id}" for g in reversed(running))
+            await say(interaction, t("papayoo.abandon.which", locale, games=numbers))
+        return None
 
     # -- /papayoo stats ------------------------------------------------------------------------
 

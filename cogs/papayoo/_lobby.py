@@ -6,8 +6,9 @@ before the answer, one at a time per lobby (a double click is refused, never app
 twice), and still there after a restart. Starting a lobby creates the Papayoo game in the
 same transaction (see the cog).
 
-Actions: ``{"type": "join" | "leave" | "start" | "cancel"}``. The host sits first, cannot
-leave (they cancel), and alone may start (3 to 8 players) or cancel.
+Actions: ``{"type": "join" | "leave" | "start" | "cancel" | "expire"}``. The host sits first,
+cannot leave (they cancel), and alone may start (3 to 8 players) or cancel. ``expire`` is the
+bot's (``SYSTEM``) when the lobby was not started in time.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.engine import GAMES, Event, Game, IllegalAction
+from bot.engine import GAMES, SYSTEM, Event, Game, IllegalAction
 from bot.engine.papayoo import MAX_PLAYERS, MIN_PLAYERS
 from bot.storage import GameStatus, PlayerResult, StoredGame
 
@@ -23,7 +24,8 @@ KIND: Final = "papayoo_lobby"
 OPEN: Final = "open"
 STARTED: Final = "started"
 CANCELLED: Final = "cancelled"
-ACTIONS: Final = ("join", "leave", "start", "cancel")
+EXPIRED: Final = "expired"
+ACTIONS: Final = ("join", "leave", "start", "cancel", "expire")
 
 
 class PapayooLobby(Game):
@@ -101,6 +103,11 @@ class PapayooLobby(Game):
                     min=MIN_PLAYERS,
                     count=len(self.players),
                 )
+        elif kind == "expire":
+            if player != SYSTEM:
+                raise IllegalAction(
+                    "only the bot closes a lobby for lack of time", "errors.not_allowed"
+                )
         else:
             raise IllegalAction(f"unknown lobby action {kind!r}", "papayoo.lobby.unknown")
 
@@ -113,6 +120,8 @@ class PapayooLobby(Game):
             self.players.remove(player)
         elif kind == "start":
             self.status = STARTED
+        elif kind == "expire":
+            self.status = EXPIRED
         else:
             self.status = CANCELLED
         return [{"type": kind, "player": player}]
@@ -133,14 +142,14 @@ class PapayooLobby(Game):
         return self.status != OPEN
 
     def result(self) -> dict[str, Any]:
-        return {"ranking": [], "scores": {}, "voided": self.status == CANCELLED}
+        return {"ranking": [], "scores": {}, "voided": self.status in (CANCELLED, EXPIRED)}
 
 
 def lobby_status(game: Game) -> GameStatus:
-    """Started lobbies are ``over``, cancelled ones ``voided``."""
+    """Started lobbies are ``over``, cancelled and expired ones ``voided``."""
     if not game.is_over():
         return "active"
-    return "voided" if getattr(game, "status", None) == CANCELLED else "over"
+    return "voided" if getattr(game, "status", None) in (CANCELLED, EXPIRED) else "over"
 
 
 def no_results(stored: StoredGame) -> list[PlayerResult]:

@@ -113,6 +113,30 @@ def lobby_embed(view: Mapping[str, Any], locale: Lang, *, note: str | None = Non
 # -- the table --------------------------------------------------------------------------------
 
 
+def pass_title(game_id: int, view: Mapping[str, Any], locale: Lang) -> str:
+    return t(
+        "papayoo.table.title_pass",
+        locale,
+        game_id=game_id,
+        round=view["round"],
+        rounds=view["rounds"],
+    )
+
+
+def trick_title(
+    game_id: int, round_no: int, rounds: int, trick_no: int, tricks: int, locale: Lang
+) -> str:
+    return t(
+        "papayoo.table.title_trick",
+        locale,
+        game_id=game_id,
+        round=round_no,
+        rounds=rounds,
+        trick=trick_no,
+        tricks=tricks,
+    )
+
+
 def _scores(view: Mapping[str, Any], locale: Lang) -> str:
     return "\n".join(
         t(
@@ -133,14 +157,13 @@ def table_embed(
     if view["phase"] == "pass":
         return _pass_table(game_id, view, locale, deadline)
     embed = discord.Embed(
-        title=t(
-            "papayoo.table.title_trick",
+        title=trick_title(
+            game_id,
+            view["round"],
+            view["rounds"],
+            tricks_done(view) + 1,
+            tricks_per_round(view),
             locale,
-            game_id=game_id,
-            round=view["round"],
-            rounds=view["rounds"],
-            trick=tricks_done(view) + 1,
-            tricks=tricks_per_round(view),
         ),
         colour=COLOUR,
     )
@@ -183,13 +206,7 @@ def _pass_table(
     game_id: int, view: Mapping[str, Any], locale: Lang, deadline: datetime | None
 ) -> discord.Embed:
     embed = discord.Embed(
-        title=t(
-            "papayoo.table.title_pass",
-            locale,
-            game_id=game_id,
-            round=view["round"],
-            rounds=view["rounds"],
-        ),
+        title=pass_title(game_id, view, locale),
         description=t("papayoo.table.pass_help", locale, size=view["pass_size"]),
         colour=COLOUR,
     )
@@ -206,6 +223,19 @@ def _pass_table(
     return embed
 
 
+def abandoned_embed(
+    game_id: int, view: Mapping[str, Any], note: str, locale: Lang
+) -> discord.Embed:
+    """The table of a game ended early: who ended it, the scores it stopped at."""
+    embed = discord.Embed(
+        title=t("papayoo.abandon.title", locale, game_id=game_id),
+        description=note,
+        colour=discord.Colour.dark_grey(),
+    )
+    embed.add_field(name=t("papayoo.table.scores", locale), value=_scores(view, locale))
+    return embed
+
+
 # -- summaries --------------------------------------------------------------------------------
 
 
@@ -214,13 +244,7 @@ def pass_done_embed(
 ) -> discord.Embed:
     """The pass table once every pass is locked: the die's verdict."""
     return discord.Embed(
-        title=t(
-            "papayoo.table.title_pass",
-            locale,
-            game_id=game_id,
-            round=view["round"],
-            rounds=view["rounds"],
-        ),
+        title=pass_title(game_id, view, locale),
         description=t(
             "papayoo.pass.done",
             locale,
@@ -245,15 +269,7 @@ def trick_embed(
 ) -> discord.Embed:
     """A finished trick: who played what, who takes it and for how many points."""
     embed = discord.Embed(
-        title=t(
-            "papayoo.table.title_trick",
-            locale,
-            game_id=game_id,
-            round=round_no,
-            rounds=rounds,
-            trick=trick_no,
-            tricks=tricks,
-        ),
+        title=trick_title(game_id, round_no, rounds, trick_no, tricks, locale),
         description=t(
             "papayoo.trick.won", locale, winner=mention(won["winner"]), points=won["points"]
         ),

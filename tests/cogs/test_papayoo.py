@@ -158,11 +158,16 @@ async def test_turn_timer_moves_for_absent_players_and_survives_a_restart(
     view = stored.game.view(bob)
     assert view["phase"] == "play" and view["received"] is not None
 
-    # Bob's pass select is from a finished pass: refused, nothing changed.
+    # Bob's pass select is from a pass the bot made for him: his message now says so and
+    # offers what he may do now (no pass select any more); nothing changed in the game.
     select = fake.selects(old_pass)[0]
     chosen = [o["value"] for o in select["options"][: select["min_values"]]]
+    passed = stored.game.view(bob)["passed"]
     stale = await fake.select(users[1], old_pass, select["custom_id"], chosen)
-    assert stale.ephemeral and "earlier turn" in stale.text
+    assert stale.callback_type == 7 and stale.response is not None
+    assert stale.content.startswith("⏱ Your time ran out, so the bot passed ")
+    assert all(card(c) in stale.content for c in passed) and len(passed) == 5
+    assert fake.selects(stale.response) == []
     assert (await table.stored()).version == stored.version
 
     # The player to act sleeps: the bot plays their lowest legal card, publicly.
@@ -178,7 +183,10 @@ async def test_turn_timer_moves_for_absent_players_and_survives_a_restart(
     assert after.game.public_view()["trick"] == [{"player": turn, "card": expected}]
     button = next(b for b in fake.buttons(asleep) if not b.disabled)
     late = await fake.click(sleeper, asleep, button.custom_id)
-    assert late.ephemeral and "It is <@" in late.text
+    assert late.callback_type == 7, "the old message itself is updated, not a new one sent"
+    assert late.content == f"⏱ Your time ran out, so the bot played {card(expected)} for you."
+    assert fake.buttons(asleep) == []  # no live card button is left on it
+    assert "is to play" in late.text
     assert (await table.stored()).version == after.version
 
     # A timer for a turn already played changes nothing.
