@@ -7,6 +7,7 @@ import importlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.clock import FakeClock
@@ -129,6 +130,10 @@ async def test_three_players_one_with_closed_dms(
         assert f"Papayoo n°{game_id} · partie terminée" in final
         assert await bot.timers.pending() == []  # the game is over: no turn timer left
         assert fake.dms(closed) == []
+        # One failed DM (the deal): the game remembers, later turns skip the DM attempt.
+        refused = [c for c in fake.failed_calls() if c.status == 403]
+        assert len(refused) == 1, refused
+        assert stored.meta["dm_closed"] == [str(closed.id)]
         assert_hands_stay_private(table)
 
 
@@ -387,3 +392,95 @@ def retarget(message, old: str, new: str) -> None:  # type: ignore[no-untyped-de
                 comp["disabled"] = False
                 return
     raise LookupError(old)
+
+
+async def test_a_lobby_nobody_starts_expires_and_the_channel_is_told(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    _, channel, users = office(fake, ["Ana", "Bob"], french=["Bob"])
+    ana, bob = users
+    bot = make_bot(db_path, clock)
+    async with fake.run_client(bot):
+        lobby = await fake.slash(ana, channel, "papayoo new")
+        assert lobby.response is not None
+        lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
+        assert (await fake.click(bob, lobby, label="Join")).callback_type == 7
+        clock.advance(minutes=29)
+        assert await bot.timers.run_due() == 0
+        clock.advance(minutes=2)
+        assert await bot.timers.run_due() == 1
+        notice = await fake.wait_for_message(channel, lambda m: "⌛" in (m.content or ""))
+        assert notice.content == (
+            f"⌛ The Papayoo table opened by <@{ana.id}> was not started within 30 minutes"
+            " and is closed. Open a new one with `/papayoo new`."
+        )
+        message = fake.message(lobby.response.id)
+        assert fake.buttons(message) == []  # nobody is left with a live Join or Start
+        assert "Nobody started this table within 30 minutes" in message.text
+        assert (await bot.store.games.require(lobby_id)).status == "voided"
+        assert await bot.store.results.for_game(lobby_id) == []
+
+        # A lobby that is cancelled (or started) leaves no expiry timer behind.
+        other = await fake.slash(ana, channel, "papayoo new")
+        assert len(await bot.timers.pending()) == 1
+        assert (await fake.click(ana, other, label="Cancel")).callback_type == 7
+        assert await bot.timers.pending() == []
+
+
+async def test_the_host_or_an_admin_abandons_a_running_game(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"])
+    ana, bob, _ = users
+    admin = fake.add_user("Max")
+    fake.add_member(guild, admin, permissions=discord.Permissions(manage_guild=True))
+    bot = make_bot(db_path, clock)
+    async with fake.run_client(bot):
+        table = Table(fake, bot, guild, channel, users)
+        game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 30})
+        await table.step()  # the pass
+        stored = await table.stored()
+        turn = stored.game.public_view()["turn"]
+        prefix = f"gn:papayoo:{game_id}:play:1.0."
+        old = await table.controls(table.user(turn), prefix)
+
+        refused = await fake.slash(bob, channel, "papayoo abandon")
+        assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
+        assert (await table.stored()).version == stored.version
+        wrong = await fake.slash(admin, channel, "papayoo abandon", {"game": game_id + 100})
+        assert wrong.ephemeral and f"no Papayoo game #{game_id + 100}" in wrong.text
+
+        ended = await fake.slash(admin, channel, "papayoo abandon", {"game": game_id})
+        assert not ended.ephemeral
+        assert ended.content == (
+            f"🛑 <@{admin.id}> ended Papayoo #{game_id}. The game is abandoned:"
+            " no result is recorded and its buttons no longer work."
+        )
+        stored = await table.stored()
+        assert stored.status == "voided"
+        assert await bot.store.results.for_game(game_id) == []
+        assert await bot.timers.pending() == []
+        board = table.table_message(stored)
+        assert fake.buttons(board) == [] and "ended early" in board.text
+
+        # The player's DM still had card buttons: the click says why and strips them.
+        button = next(b for b in fake.buttons(old) if not b.disabled)
+        stale = await fake.click(table.user(turn), old, button.custom_id)
+        assert stale.callback_type == 7
+        assert (
+            stale.content == f"Papayoo #{game_id} was ended early: there is nothing more to play."
+        )
+        assert fake.buttons(old) == []
+        assert (await table.stored()).version == stored.version
+        none = await fake.slash(ana, channel, "papayoo abandon")
+        assert none.ephemeral and "No Papayoo game is running" in none.text
+
+        # The host needs no permission, nor a game number when it is the only one here.
+        second = await table.open_and_start({"rounds": 1, "turn_seconds": 0})
+        assert second != game_id
+        mine = await fake.slash(ana, channel, "papayoo abandon")
+        assert not mine.ephemeral and f"ended Papayoo #{second}" in mine.content
+        assert (await table.stored()).status == "voided"
+        assert_hands_stay_private(table)
