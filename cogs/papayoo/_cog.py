@@ -115,6 +115,13 @@ async def say(interaction: discord.Interaction[Any], text: str) -> None:
     await respond(interaction, text, ephemeral=True)
 
 
+def is_private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicked message is the clicker's alone (a DM or an ephemeral): the answer
+    to a game button edits it with their hand, which must never land on a shared message."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+
+
 def auto_text(auto: Mapping[str, Any], locale: Lang) -> str:
     """What the turn timer did for this player, said to them."""
     if auto["type"] == "pass":
@@ -328,7 +335,7 @@ class PapayooCog(commands.Cog, name="Papayoo"):
     async def on_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         locale = locale_for_user(interaction)
         tag = parse_arg(press.arg, press.action)
-        if tag is None:
+        if tag is None or not is_private(interaction):
             await say(interaction, t("errors.unknown_button", locale))
             return
         if press.action == "choose":

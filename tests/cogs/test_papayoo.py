@@ -347,6 +347,15 @@ async def test_bad_moves_are_refused_and_change_nothing(
         )
         out_of_turn = await forge(fake, table.user(waiting), shown.response, first)
         await unchanged(out_of_turn, f"It is <@{turn}>'s turn, not yours.")
+        # A card button on a shared message would be answered with the hand: refused.
+        board = table.table_message(stored)
+        board.components.append(
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]}
+        )
+        public = await forge(fake, table.user(turn), board, first)
+        board.components.pop()
+        await unchanged(public, "This button does nothing any more.")
+        assert card(mine["hand"][0]) not in fake.message(board.id).text
 
         await table.play_card(turn)  # leads; now the follower must follow suit
         stored = await table.stored()
