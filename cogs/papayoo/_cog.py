@@ -338,11 +338,15 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         if tag is None or not is_private(interaction):
             await say(interaction, t("errors.unknown_button", locale))
             return
-        if press.action == "choose":
-            await self._choose(interaction, press, tag, locale)
+        if press.action == "choose":  # nothing is saved: no lock, no defer
+            found = await self._readable(interaction, press, tag, locale)
+            if found is not None:
+                await self._choose(interaction, press.values, *found, locale)
             return
         async with auto_defer(interaction), self._lock(press.game_id):
-            await self._move(interaction, press, tag, locale)
+            found = await self._readable(interaction, press, tag, locale)
+            if found is not None:
+                await self._move(interaction, press.action, tag.cards, *found, locale)
 
     async def _readable(
         self, interaction: discord.Interaction[Any], press: Press, tag: Tag, locale: Lang
@@ -387,24 +391,23 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         return auto if auto.get("type") == "play" and auto.get("trick") == tag.trick else None
 
     async def _choose(
-        self, interaction: discord.Interaction[Any], press: Press, tag: Tag, locale: Lang
+        self,
+        interaction: discord.Interaction[Any],
+        choice: Sequence[str],
+        stored: StoredGame,
+        view: dict[str, Any],
+        locale: Lang,
     ) -> None:
         """The pass select: show the choice with Confirm enabled. Nothing is saved yet."""
-        found = await self._readable(interaction, press, tag, locale)
-        if found is None:
-            return
-        stored, view = found
-        problem = self._pass_problem(view, press.values)
+        problem = self._pass_problem(view, choice)
         if problem is not None:
             await say(interaction, refusal(problem, locale))
             return
         deadline = await self._deadline(stored.id)
         await update_message(
             interaction,
-            embed=render.private_embed(
-                stored.id, view, locale, choice=press.values, deadline=deadline
-            ),
-            view=private_controls(stored.id, view, locale, press.values),
+            embed=render.private_embed(stored.id, view, locale, choice=choice, deadline=deadline),
+            view=private_controls(stored.id, view, locale, choice),
         )
 
     @staticmethod
@@ -429,23 +432,25 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         return None
 
     async def _move(
-        self, interaction: discord.Interaction[Any], press: Press, tag: Tag, locale: Lang
+        self,
+        interaction: discord.Interaction[Any],
+        move: str,
+        cards: tuple[str, ...],
+        stored: StoredGame,
+        view: dict[str, Any],
+        locale: Lang,
     ) -> None:
         """Confirm a pass or play a card (under the game's lock)."""
-        found = await self._readable(interaction, press, tag, locale)
-        if found is None:
-            return
-        stored, view = found
         user = view["player"]
         action: dict[str, Any]
-        if press.action == "pass":
-            problem = self._pass_problem(view, tag.cards)
+        if move == "pass":
+            problem = self._pass_problem(view, cards)
             if problem is not None:
                 await say(interaction, refusal(problem, locale))
                 return
-            action = {"type": "pass", "cards": list(tag.cards)}
-        elif press.action == "play":
-            action = {"type": "play", "card": tag.cards[0]}
+            action = {"type": "pass", "cards": list(cards)}
+        elif move == "play":
+            action = {"type": "play", "card": cards[0]}
         else:
             await say(interaction, t("errors.unknown_button", locale))
             return
@@ -461,7 +466,7 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         mine = after.game.view(user)
         header = (
             t("papayoo.private.played", locale, card=render.card(action["card"]))
-            if press.action == "play"
+            if move == "play"
             else None
         )
         controls = private_controls(after.id, mine, locale) if after.is_active else None
