@@ -9,6 +9,7 @@ callback) of every interaction and of card plays alone, and REST calls per card 
 and at the end of a trick the finished table plus the new one).
 
     python -m bench.papayoo_discord --rounds 2
+    python -m bench.papayoo_discord --rounds 2 --closed-dms   # Dee does not accept DMs
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def play(rounds: int) -> None:
+async def play(rounds: int, closed_dms: bool = False) -> None:
     fake = FakeDiscord()
     await fake.start()
     try:
@@ -46,8 +47,12 @@ async def play(rounds: int) -> None:
                 ["cogs.papayoo"],
             )
             guild, channel, users = office(fake, ["Ana", "Bob", "Cyd", "Dee"])
+            closed = {users[3].id} if closed_dms else set()
+            for user in users:
+                if user.id in closed:
+                    fake.close_dms(user)
             async with fake.run_client(bot):
-                table = Table(fake, bot, guild, channel, users, settle=0.0)
+                table = Table(fake, bot, guild, channel, users, closed=closed, settle=0.0)
                 started = time.perf_counter()
                 await table.open_and_start({"rounds": rounds, "turn_seconds": 90})
                 plays: list[float] = []
@@ -99,6 +104,9 @@ async def play(rounds: int) -> None:
     )
     spread = ", ".join(f"{n} calls: {k} cards" for n, k in sorted(Counter(calls).items()))
     print(f"  {spread}")
+    if closed_dms:
+        refused = [c for c in fake.failed_calls() if c.status == 403]
+        print(f"DMs refused (closed DMs): {len(refused)} in {rounds} round(s)")
     if fake.problems():
         print("fake Discord problems:", *fake.problems(), sep="\n  ")
 
@@ -106,9 +114,12 @@ async def play(rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the game (1..20)")
+    parser.add_argument(
+        "--closed-dms", action="store_true", help="the fourth player does not accept DMs"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(play(args.rounds))
+    asyncio.run(play(args.rounds, args.closed_dms))
 
 
 if __name__ == "__main__":
