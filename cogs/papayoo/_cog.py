@@ -765,7 +765,7 @@ class PapayooCog(commands.Cog, name="Papayoo"):
         target = await self._game_to_abandon(interaction, game, locale)
         if target is None:
             return
-        host = target.meta.get("host")
+        host = await self._host(target)
         if str(interaction.user.id) != host and not interaction.permissions.manage_guild:
             host_text = render.mention(host) if host else "—"
             await say(interaction, t("papayoo.abandon.not_allowed", locale, host=host_text))
@@ -789,6 +789,14 @@ class PapayooCog(commands.Cog, name="Papayoo"):
                 await self._edit_table(ended, embed=embed, view=GameView())
             except discord.HTTPException:
                 log.exception("could not close an abandoned table", extra={"game_id": ended.id})
+
+    async def _host(self, stored: StoredGame) -> str | None:
+        """Who opened the game (games started before ``host`` was kept: from their lobby)."""
+        if stored.meta.get("host"):
+            return str(stored.meta["host"])
+        lobby = await self.bot.store.games.get(int(stored.meta.get("lobby_id") or 0))
+        table = lobby.game if lobby is not None else None
+        return table.host if isinstance(table, PapayooLobby) else None
 
     async def _game_to_abandon(
         self, interaction: discord.Interaction[Any], game_id: int | None, locale: Lang
