@@ -24,16 +24,12 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+from bench._latency import summary
 from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.settings import Settings
 from tests.cogs.papayoo_support import Table, office
 from tests.fakediscord import FakeDiscord
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def play(rounds: int, closed_dms: bool = False) -> None:
@@ -86,16 +82,9 @@ async def play(rounds: int, closed_dms: bool = False) -> None:
     finally:
         await fake.stop()
     every = [x for x in fake.answer_latencies if x is not None]
-    ms = 1000.0
     print(f"4 players, {rounds} round(s): {len(every)} interactions in {elapsed:.1f} s")
-    print(
-        f"answer time, all interactions: median {statistics.median(every) * ms:.1f} ms,"
-        f" p99 {percentile(every, 0.99) * ms:.1f} ms"
-    )
-    print(
-        f"answer time, {len(plays)} card plays: median {statistics.median(plays) * ms:.1f} ms,"
-        f" p99 {percentile(plays, 0.99) * ms:.1f} ms"
-    )
+    print(f"answer time, all interactions: {summary(every)}")
+    print(f"answer time, {len(plays)} card plays: {summary(plays)}")
     tricks = len(plays) // 4
     print(
         f"REST calls per card played: mean {statistics.fmean(calls):.2f}"

@@ -16,12 +16,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import statistics
 import tempfile
 import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from bench._latency import summary
 from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.settings import Settings
@@ -31,11 +31,6 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeUser
 
 PAIRS = [(0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def settle_exercises(p: SpayeDriver, users: dict[str, FakeUser], asked: set[int]) -> None:
@@ -96,12 +91,8 @@ async def run(days: int) -> None:
     finally:
         await fake.stop()
     every = [x for x in fake.answer_latencies if x is not None]
-    ms = 1000
     print(f"{days} Späye day(s), {len(every)} interactions in {elapsed:.1f} s")
-    print(
-        f"answer time: median {statistics.median(every) * ms:.1f} ms,"
-        f" p99 {percentile(every, 0.99) * ms:.1f} ms, max {max(every) * ms:.1f} ms"
-    )
+    print(f"answer time: {summary(every)}, max {max(every) * 1000:.1f} ms")
     problems = fake.problems()
     if problems:
         print("fake Discord saw problems:", *problems, sep="\n  ")
