@@ -38,6 +38,9 @@ class Game(ABC):
     """
 
     kind: ClassVar[str]
+    min_players: ClassVar[int] = 1
+    """Seated games (a lobby gathers their players) declare how many may sit."""
+    max_players: ClassVar[int] = 1
 
     @classmethod
     @abstractmethod
@@ -67,7 +70,24 @@ class Game(ABC):
 
     @abstractmethod
     def view(self, player: str) -> dict[str, Any]:
-        """What that player may see, JSON-compatible."""
+        """What that player may see, JSON-compatible.
+
+        The public fields plus, for a player of the game, ``"you"``: the same shape in every
+        game, so one renderer and one AI driver serve them all::
+
+            {"id": player, "hand": [card codes] (card games), "legal_actions": [...], ...}
+
+        ``legal_actions`` is ``legal_actions(player)``; games add their own private fields.
+        """
+
+    def auto_action(self, player: str) -> dict[str, Any]:
+        """The move the bot makes for an absent player (turn timer) and the floor every
+        computer player must beat. The default is the first legal action; games override it
+        with a sensible one. ``IllegalAction`` when the player has nothing to do now."""
+        legal = self.legal_actions(player)
+        if not legal:
+            raise IllegalAction("there is nothing for you to do now", "game.nothing_to_do")
+        return dict(legal[0])
 
     @abstractmethod
     def public_view(self) -> dict[str, Any]:

@@ -42,8 +42,9 @@ hand_sizes {id: n} (during the pass, put-aside cards still count), tricks_taken 
 round_points (this round) and scores (totals) as {id: n}, history [{id: n} per round].
 ``view(player)`` adds player, hand (sorted by suit S H D C P, then number), passed (the
 cards this player put aside or passed this round), received (None until every pass is
-locked), legal (the card codes this player may play or pass now). Never another
-player's hand or pass choice.
+locked), legal (the card codes this player may play or pass now), and ``you`` (the shape
+every game shares: id, hand, legal_actions, passed, received). Never another player's
+hand or pass choice.
 
 ``result()``: ranking (ids grouped by equal total, lowest first: the first group wins),
 scores {id: total}, rounds [{id: points} per round].
@@ -178,6 +179,8 @@ class Papayoo(Game):
     """The state machine. Seats are indexes into ``players``; the left neighbour is seat+1."""
 
     kind = KIND
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
 
     __slots__ = (
         "_aside",
@@ -698,9 +701,15 @@ class Papayoo(Game):
         view["hand"] = sorted(self._hands[seat], key=key)
         view["passed"] = sorted(self._aside[seat], key=key)
         view["received"] = None if self._received is None else list(self._received[seat])
-        view["legal"] = [
-            a["card"] if self._phase == PLAY else a["cards"][0] for a in self.legal_actions(player)
-        ]
+        legal = self.legal_actions(player)
+        view["legal"] = [a["card"] if self._phase == PLAY else a["cards"][0] for a in legal]
+        view["you"] = {
+            "id": player,
+            "hand": view["hand"],
+            "legal_actions": [dict(a) for a in legal],
+            "passed": view["passed"],
+            "received": view["received"],
+        }
         return view
 
     def result(self) -> dict[str, Any]:

@@ -128,6 +128,17 @@ def try_apply(game: Game, actor: str, action: Any, template: bool) -> list[Any] 
     return events
 
 
+def check_you(game: Game, player: str, legal: list[Any]) -> None:
+    """The shared shape: ``view(p)["you"]`` holds the id and the legal actions, and
+    ``auto_action`` (the turn timer's move) applies."""
+    you = game.view(player)["you"]
+    assert you["id"] == player
+    assert json.loads(json.dumps(you["legal_actions"])) == json.loads(json.dumps(legal))
+    auto = game.auto_action(player)
+    if not has_blank(auto):
+        try_apply(load_game(game.dumps()), player, auto, template=False)
+
+
 def check_serialisable(game: Game, people: list[str]) -> None:
     json.dumps(game.public_view())
     for p in people:
@@ -163,7 +174,9 @@ def test_random_playout(
         if not spec.open_actors:
             assert acting, "to_act() is empty but the game is not over"
         for p in acting:
-            assert game.legal_actions(p), f"{p} is listed by to_act() but has no legal action"
+            legal_now = game.legal_actions(p)
+            assert legal_now, f"{p} is listed by to_act() but has no legal action"
+            check_you(game, p, legal_now)
         candidates = acting or [*people, *spec.guests]
         if rnd.random() < spec.system_rate:
             candidates = [SYSTEM]
