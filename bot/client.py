@@ -149,6 +149,11 @@ class GamenightBot(commands.Bot):
             return await self.store.settings.get(guild.id, str(guild.preferred_locale))
         return await self.store.settings.get(guild)
 
+    async def caught_up(self) -> None:
+        """Wait until the start-up catch-up of due timers and periodic jobs is done."""
+        if self._catch_up is not None:
+            await asyncio.shield(self._catch_up)
+
     async def _catch_up_when_ready(self) -> None:
         await self.wait_until_ready()
         try:

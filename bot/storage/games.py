@@ -36,6 +36,7 @@ __all__ = [
     "GameClosed",
     "GameNotFound",
     "GameStore",
+    "Guard",
     "KindHooks",
     "ResultsFn",
     "StaleGame",
@@ -53,6 +54,9 @@ ResultsFn: TypeAlias = Callable[[StoredGame], list[PlayerResult]]
 """Turns a game that just finished into its ``game_results`` lines."""
 TxHook: TypeAlias = Callable[[StoredGame, list[Event]], Awaitable[None]]
 """Extra writes run inside ``act``'s transaction (after the save, before the commit)."""
+Guard: TypeAlias = Callable[[StoredGame], None]
+"""A precondition checked under the game's lock before the move: raise ``IllegalAction``
+(e.g. the button was made for a decision that is gone) and nothing is applied."""
 
 
 class GameNotFound(LookupError):
@@ -337,6 +341,7 @@ class GameStore:
         *,
         meta_update: Mapping[str, Any] | None = None,
         in_tx: TxHook | None = None,
+        guard: Guard | None = None,
     ) -> ActOutcome:
         """Apply one player's action and commit it; returns ``(stored_game, events)``.
 
@@ -345,6 +350,8 @@ class GameStore:
         - ``in_tx``: ``async (stored, events) -> None`` run inside the transaction, for writes
           that must commit with the move (spending a title bonus, scheduling a timer through
           ``bot.store.timers``); raising there rolls everything back.
+        - ``guard``: ``(stored) -> None`` checked under the lock before the move; it raises
+          ``IllegalAction`` when the move was decided on a state that is gone.
 
         Raises ``IllegalAction`` (nothing written) when the engine refuses the action,
         :class:`GameClosed` (an ``IllegalAction``) when the game is over or voided, and
@@ -354,6 +361,8 @@ class GameStore:
             stored = await self.require(game_id)
             if not stored.is_active:
                 raise GameClosed(game_id, stored.status)
+            if guard is not None:
+                guard(stored)
             game = stored.game
             events = game.apply(str(player_id), action)
             hooks = self.hooks(stored.kind)

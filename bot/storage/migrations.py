@@ -154,7 +154,19 @@ BEGIN
 END;
 """
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _INITIAL),)
+_SEATED_LOBBIES = """
+-- Lobbies are one engine game for every seated game (kind 'lobby', the game it gathers
+-- players for in its state); Papayoo's own lobbies become such lobbies.
+UPDATE games
+   SET kind = 'lobby',
+       state = json_set(state, '$.kind', 'lobby', '$.game', 'papayoo', '$.computers', json('{}'))
+ WHERE kind = 'papayoo_lobby';
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial schema", _INITIAL),
+    Migration(3, "one lobby kind for every seated game", _SEATED_LOBBIES),
+)
 
 
 def split_statements(sql: str) -> list[str]:

@@ -223,3 +223,4 @@ class PlayerStats:
     games: int
     wins: int
     points: int
+    rounds: int = 0

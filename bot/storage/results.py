@@ -103,14 +103,18 @@ class ResultStore:
         """One player's totals (zeros if they never finished a game of ``kind`` here)."""
         row = await self._db.fetchone(
             "SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins,"
-            " COALESCE(SUM(points), 0) AS points FROM game_results"
-            " WHERE guild_id = ? AND kind = ? AND user_id = ?",
+            " COALESCE(SUM(points), 0) AS points, COALESCE(SUM(rounds), 0) AS rounds"
+            " FROM game_results WHERE guild_id = ? AND kind = ? AND user_id = ?",
             (guild_id, kind, user_id),
         )
         if row is None:
             return PlayerStats(user_id=user_id, games=0, wins=0, points=0)
         return PlayerStats(
-            user_id=user_id, games=row["games"], wins=row["wins"], points=row["points"]
+            user_id=user_id,
+            games=row["games"],
+            wins=row["wins"],
+            points=row["points"],
+            rounds=row["rounds"],
         )
 
 

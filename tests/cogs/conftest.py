@@ -77,3 +77,14 @@ def office(fake_discord: FakeDiscord) -> Office:
     for user in users:
         fake.add_member(guild, user)
     return Office(fake, guild, general, owner, *users)
+
+
+@pytest.fixture(autouse=True)
+def seated_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seated games at test speed: table edits not spaced, computers moving at once, turn
+    notices only where a test asks for them (it sets ``NOTICE_DELAY`` itself)."""
+    from bot.seated import SeatedCog
+
+    monkeypatch.setattr(SeatedCog, "TABLE_EDIT_INTERVAL", 0.0)
+    monkeypatch.setattr(SeatedCog, "COMPUTER_DELAY", 0.0)
+    monkeypatch.setattr(SeatedCog, "NOTICE_DELAY", 3600.0)

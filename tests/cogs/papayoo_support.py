@@ -14,17 +14,23 @@ from typing import Any
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
+from bot.seated.controls import stamp
 from bot.settings import Settings
 from bot.storage import StoredGame
-from cogs.papayoo._render import hand_text
+from cogs.papayoo._render import PapayooRenderer
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeUser
 
 COGS = ["cogs.config", "cogs.help", "cogs.papayoo"]
+RENDER = PapayooRenderer()
 
 
 def make_bot(db_path: Path, clock: FakeClock) -> GamenightBot:
     return GamenightBot(Settings(database_path=db_path), clock, COGS)
+
+
+def hand_text(hand: Sequence[str]) -> str:
+    return RENDER.hand_text(hand)
 
 
 @dataclass
@@ -48,6 +54,12 @@ class Table:
     async def stored(self) -> StoredGame:
         return await self.bot.store.games.require(self.game_id)
 
+    async def quiet(self) -> None:
+        """Wait for the edits and computer moves the last click set off."""
+        cog = self.bot.get_cog("Papayoo")
+        if cog is not None:
+            await cog.settle()  # type: ignore[attr-defined]
+
     def table_message(self, stored: StoredGame) -> FakeMessage:
         return self.fake.message(stored.meta["table_id"])
 
@@ -56,23 +68,28 @@ class Table:
         mine = self.fake.dms(user) + self.fake.ephemerals(user)
         return sorted(mine, key=lambda m: m.id, reverse=True)
 
-    async def controls(self, user: FakeUser, prefix: str) -> FakeMessage:
-        """The newest private message with a component whose custom id starts with ``prefix``
-        (pressing "Show my hand" first when the user's DMs are closed)."""
+    async def show_hand(self, user: FakeUser) -> FakeMessage:
+        shown = await self.fake.click(
+            user,
+            self.table_message(await self.stored()),
+            f"gn:papayoo:{self.game_id}:hand",
+            settle=self.settle,
+        )
+        assert shown.ephemeral and shown.response is not None, shown.text
+        return shown.response
+
+    async def controls(self, user: FakeUser, custom_id: str) -> FakeMessage:
+        """The private message holding the control ``custom_id`` (pressing "Show my hand"
+        first when the user's DMs are closed)."""
         if user.id in self.closed:
-            shown = await self.fake.click(
-                user,
-                self.table_message(await self.stored()),
-                f"gn:hand:papayoo:{self.game_id}",
-                settle=self.settle,
-            )
-            assert shown.ephemeral and shown.response is not None
-            return shown.response
+            shown = await self.show_hand(user)
+            assert any(c.get("custom_id") == custom_id for c in self.fake.components_of(shown))
+            return shown
 
         def find() -> FakeMessage | None:
             for msg in self.private_messages(user):
                 for comp in self.fake.components_of(msg):
-                    if str(comp.get("custom_id", "")).startswith(prefix):
+                    if comp.get("custom_id") == custom_id and not comp.get("disabled"):
                         return msg
             return None
 
@@ -93,6 +110,7 @@ class Table:
         assert started.callback_type == 7, started
         games = await self.bot.store.games.find(kind="papayoo", channel_id=self.channel.id)
         self.game_id = games[0].id
+        await self.quiet()
         await self.record_hands()
         return self.game_id
 
@@ -102,32 +120,35 @@ class Table:
             hand = stored.game.view(player)["hand"]
             self.hands_seen.setdefault(int(player), []).append(hand_text(hand))
 
-    async def pass_cards(self, player: str, cards: Sequence[str] | None = None) -> None:
+    def pick_id(self, stored: StoredGame, player: str) -> str:
+        return f"gns:papayoo:{self.game_id}:pick:{stamp(stored.game.legal_actions(player))}"
+
+    def play_id(self, stored: StoredGame, player: str, card: str) -> str:
+        legal = stored.game.legal_actions(player)
+        index = next(i for i, a in enumerate(legal) if a.get("card") == card)
+        return f"gn:papayoo:{self.game_id}:do:{stamp(legal)}.{index}"
+
+    async def pass_cards(self, player: str, cards: Sequence[str] | None = None) -> Any:
         stored = await self.stored()
         view = stored.game.view(player)
         user = self.user(player)
         chosen = list(cards or view["hand"][-view["pass_size"] :])
-        prefix = f"gns:papayoo:{self.game_id}:choose:{view['round']}"
-        msg = await self.controls(user, prefix)
-        select = next(s for s in self.fake.selects(msg) if s["custom_id"] == prefix)
-        picked = await self.fake.select(user, msg, prefix, chosen, settle=self.settle)
+        custom_id = self.pick_id(stored, player)
+        msg = await self.controls(user, custom_id)
+        picked = await self.fake.select(user, msg, custom_id, chosen, settle=self.settle)
         assert picked.callback_type == 7, picked.text
-        confirm = next(
-            b for b in self.fake.buttons(picked) if b.custom_id and ":pass:" in b.custom_id
-        )
-        assert not confirm.disabled and select["min_values"] == len(chosen)
-        done = await self.fake.click(user, picked, confirm.custom_id, settle=self.settle)
-        assert done.callback_type == 7, done.text
+        await self.quiet()
+        return picked
 
     async def play_card(self, player: str, card: str | None = None) -> Any:
         stored = await self.stored()
         view = stored.game.view(player)
         code = card or view["legal"][0]
-        trick = sum(view["tricks_taken"].values())
-        custom_id = f"gn:papayoo:{self.game_id}:play:{view['round']}.{trick}.{code}"
+        custom_id = self.play_id(stored, player, code)
         msg = await self.controls(self.user(player), custom_id)
         played = await self.fake.click(self.user(player), msg, custom_id, settle=self.settle)
         assert played.callback_type == 7, played.text
+        await self.quiet()
         return played
 
     async def step(self) -> bool:

@@ -57,6 +57,12 @@ KINDS: dict[str, KindSpec] = {
             (IDS[:8], {"rounds": 1}),
         ],
     ),
+    "lobby": KindSpec(
+        setups=[(IDS[:1], {"game": "papayoo"}), (IDS[:1], {"game": "papayoo", "rounds": 2})],
+        open_actors=True,
+        system_rate=0.01,
+        guests=("901", "902", "903", "904", "905", "906", "907", "908"),
+    ),
     "spaye": KindSpec(
         setups=[(IDS[:2], {}), (IDS[:4], {}), ((), {})],
         open_actors=True,

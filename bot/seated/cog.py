@@ -1,0 +1,1137 @@
+"""The seated-game layer: lobby, table, private hands, turn timer, notices, abandon, stats.
+
+A game's cog is a :class:`SeatedCog` with a :class:`SeatedSpec` (its engine kind, its
+renderer and the options of ``/<game> new``) and nothing else to write but how the game
+looks. Every move goes the same way::
+
+    click -> the stamp of the clicked controls checked against the player's decision now
+      -> GameStore.act (the move and the turn timer committed in one transaction)
+      -> the clicker's own message updated in the interaction answer
+      -> then, outside any lock: the table edited (coalesced), the hands of whoever must act
+         now edited, a record posted only at the end of a round or game, turn notices
+
+Messages. The lobby message becomes the game's one table message, edited in place. Each
+player has one private hand: a DM edited in place (and, when they pressed "Show my hand",
+that ephemeral copy too: every copy updates together). Whoever must act is pinged by a
+notice unless they act within a few seconds (:mod:`bot.seated.notices`). A channel record is
+posted when the game starts (the ping that calls the players), when a round or the game ends,
+and when it is abandoned.
+
+Durability. The lobby, the game, the hand message ids and the turn timer are in the
+database; a restart resumes everything (old buttons included: a click on controls of a
+decision that is gone is answered with the current hand and changes nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+import discord
+from discord.ext import commands
+
+from bot.engine import SYSTEM, Event, Game, IllegalAction, new_game
+from bot.engine.lobby import LEVELS, Lobby, is_computer
+from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
+from bot.private import PrivateRender
+from bot.seated.commands import OptionSpec
+from bot.seated.controls import hand_controls, parse, stamp
+from bot.seated.editor import MessageEditor
+from bot.seated.notices import TurnNotices
+from bot.seated.render import HandContext, SeatedRenderer, TableContext, mention
+from bot.storage import PlayerResult, StoredGame, default_results
+from bot.ui import GameButton, GameSelect, GameView, Press, auto_defer, respond, update_message
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
+
+log = logging.getLogger("gamenight.seated")
+
+LOBBY_KIND: Final = "lobby"
+EPHEMERAL_TTL: Final = 14 * 60.0
+"""An ephemeral "Show my hand" copy can be edited for 15 minutes after its interaction."""
+
+
+def new_seed() -> int:
+    """Each game's deal comes from here (tests pin it)."""
+    return secrets.randbelow(1 << 62)
+
+
+@dataclass(frozen=True)
+class SeatedSpec:
+    """What a seated game tells the kit about itself."""
+
+    kind: str
+    renderer: SeatedRenderer
+    options: tuple[OptionSpec, ...] = ()
+    lobby_minutes: int = 30
+    refresh_all: frozenset[str] = frozenset({"game_over"})
+    """Event types after which every player's hand is redrawn (a new deal, the pass done)."""
+    warn_seconds: int = 15
+
+
+def no_results(stored: StoredGame) -> list[PlayerResult]:
+    return []
+
+
+def lobby_status(game: Game) -> Any:
+    if not game.is_over():
+        return "active"
+    return "voided" if game.result()["status"] == "voided" else "over"
+
+
+@dataclass
+class _Copy:
+    interaction: discord.Interaction[Any]
+    expires: float
+
+
+@dataclass
+class _Live:
+    """What lives in memory about a running game (rebuilt after a restart)."""
+
+    last: list[str] = field(default_factory=list)
+    deadline: datetime | None = None
+    deadline_known: bool = False
+    copies: dict[str, _Copy] = field(default_factory=dict)
+    computer: asyncio.Task[None] | None = None
+
+
+def is_private(interaction: discord.Interaction[Any]) -> bool:
+    """The clicked message is the clicker's alone (a DM or an ephemeral)."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+
+
+class SeatedCog(commands.Cog):
+    """Base class of every seated game's cog. Subclasses set ``spec`` and add the group
+    ``seated_group(...)`` as a class attribute."""
+
+    spec: ClassVar[SeatedSpec]
+    TABLE_EDIT_INTERVAL: ClassVar[float] = 1.0
+    """Seconds between two edits of one table: faster moves are shown together."""
+    NOTICE_DELAY: ClassVar[float] = 8.0
+    COMPUTER_DELAY: ClassVar[float] = 1.2
+    """A computer player's move appears after this, at a human pace."""
+
+    def __init__(self, bot: GamenightBot) -> None:
+        self.bot = bot
+        self.kind = self.spec.kind
+        self.render = self.spec.renderer
+        self.tables = MessageEditor(min_interval=self.TABLE_EDIT_INTERVAL)
+        self.hands = MessageEditor()
+        self.notices = TurnNotices(self._send_notice, delay=self.NOTICE_DELAY)
+        self._live: dict[int, _Live] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- registration -----------------------------------------------------------------------
+
+    @property
+    def lobby_buttons(self) -> str:
+        """The button kind of this game's lobbies (``papayoo_lobby``: old lobby buttons too)."""
+        return f"{self.kind}_lobby"
+
+    def turn_timer(self) -> str:
+        return f"{self.kind}.turn"
+
+    def warn_timer(self) -> str:
+        return f"{self.kind}.warn"
+
+    def lobby_timer(self) -> str:
+        return f"{self.kind}.lobby_expiry"
+
+    def turn_key(self, game_id: int) -> str:
+        return f"{self.kind}:{game_id}:turn"
+
+    def warn_key(self, game_id: int) -> str:
+        return f"{self.kind}:{game_id}:warn"
+
+    def lobby_key(self, lobby_id: int) -> str:
+        return f"{self.lobby_buttons}:{lobby_id}:expire"
+
+    async def cog_load(self) -> None:
+        games = self.bot.store.games
+        games.register_kind(LOBBY_KIND, status=lobby_status, results=no_results)
+        games.register_kind(self.kind, results=self.results)
+        self.bot.actions.register(self.lobby_buttons, self.on_lobby_press)
+        self.bot.actions.register(self.kind, self.on_press)
+        self.bot.private.register_renderer(self.kind, self.render_hand)
+        self.bot.timers.register(self.turn_timer(), self.on_turn_timer)
+        self.bot.timers.register(self.warn_timer(), self.on_warn_timer)
+        self.bot.timers.register(self.lobby_timer(), self.on_lobby_timer)
+        self._spawn(self._resume())
+
+    async def cog_unload(self) -> None:
+        self.bot.actions.unregister(self.lobby_buttons)
+        self.bot.actions.unregister(self.kind)
+        self.bot.private.unregister_renderer(self.kind)
+        for kind in (self.turn_timer(), self.warn_timer(), self.lobby_timer()):
+            self.bot.timers.unregister(kind)
+        for task in list(self._tasks):
+            task.cancel()
+        self.notices.close()
+        self.tables.close()
+        self.hands.close()
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def results(self, stored: StoredGame) -> list[PlayerResult]:
+        """The result lines of a finished game (computer seats get none)."""
+        return default_results(stored)
+
+    def live(self, game_id: int) -> _Live:
+        live = self._live.get(game_id)
+        if live is None:
+            live = self._live[game_id] = _Live()
+        return live
+
+    async def settle(self) -> None:
+        """Wait until every edit and computer move under way is done (tests, benchmarks)."""
+        for _ in range(100):
+            await asyncio.sleep(0)
+            busy = [t for t in self._tasks if not t.done()]
+            if busy:
+                await asyncio.gather(*busy, return_exceptions=True)
+                continue
+            if self.tables.busy() or self.hands.busy():
+                await self.tables.drain()
+                await self.hands.drain()
+                continue
+            return
+
+    # -- texts ------------------------------------------------------------------------------
+
+    def refusal(self, err: IllegalAction, locale: Lang) -> str:
+        """A refusal in the player's language, with cards and players as the table shows them."""
+        params = dict(err.params)
+        for name, value in err.params.items():
+            shown = self.render.format_param(name, value, locale)
+            if shown is not None:
+                params[name] = shown
+        if err.key and has_key(err.key, locale):
+            return t(err.key, locale, **params)
+        return str(err)
+
+    async def say(self, interaction: discord.Interaction[Any], text: str) -> None:
+        await respond(interaction, text, ephemeral=True)
+
+    def public_locale(self, stored: StoredGame) -> Lang:
+        return normalize_locale(stored.meta.get("locale"))
+
+    def player_locale(self, stored: StoredGame, player: str) -> Lang:
+        locales: Mapping[str, str] = stored.meta.get("locales") or {}
+        return normalize_locale(locales.get(player) or stored.meta.get("locale"))
+
+    def channel(self, stored: StoredGame) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+
+    # -- the lobby --------------------------------------------------------------------------
+
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], values: Mapping[str, Any]
+    ) -> None:
+        """``/<game> new``: a lobby message others join."""
+        guild, channel_id = interaction.guild, interaction.channel_id
+        locale = locale_for_user(interaction)
+        if guild is None or channel_id is None:
+            await self.say(interaction, t("errors.guild_only", locale))
+            return
+        engine = {
+            o.name: values[o.name] for o in self.spec.options if o.engine and o.name in values
+        }
+        kit = {
+            o.name: values[o.name] for o in self.spec.options if not o.engine and o.name in values
+        }
+        host = str(interaction.user.id)
+        problem = self.check_options(values, locale)
+        if problem is not None:
+            await self.say(interaction, problem)
+            return
+        try:
+            lobby = new_game(LOBBY_KIND, [host], 0, {"game": self.kind, **engine})
+        except ValueError as err:
+            await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
+            return
+        public = (await self.bot.guild_settings(guild)).locale
+        meta = {"locale": public, f"locale:{host}": locale, "kit": kit}
+        lobby_id = await self.bot.store.games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
+        stored = await self.bot.store.games.require(lobby_id)
+        sent = await interaction.response.send_message(
+            embed=self.lobby_embed(stored, public), view=self.lobby_view(stored, public)
+        )
+        due = self.bot.clock.now() + timedelta(minutes=self.spec.lobby_minutes)
+        payload = {"lobby_id": lobby_id, "message_id": sent.message_id}
+        await self.bot.timers.schedule(
+            self.lobby_timer(), due, payload, key=self.lobby_key(lobby_id)
+        )
+
+    def check_options(self, values: Mapping[str, Any], locale: Lang) -> str | None:
+        """A game's own check of ``/<game> new`` options, in the player's language (``None``:
+        fine). The engine checks them again; this only words the refusal better."""
+        return None
+
+    def lobby_embed(
+        self, stored: StoredGame, locale: Lang, note: str | None = None
+    ) -> discord.Embed:
+        view = stored.game.public_view()
+        name = self.render.name(locale)
+        embed = discord.Embed(
+            title=t("lobby.title", locale, game=name),
+            description=t(
+                "lobby.description",
+                locale,
+                host=mention(view["host"], locale),
+                min=view["min_players"],
+                max=view["max_players"],
+            ),
+            colour=self.render.colour,
+        )
+        levels = view["computers"]
+        lines = [
+            mention(p, locale)
+            + (" · " + t("lobby.level." + levels[p], locale) if p in levels else "")
+            for p in view["players"]
+        ]
+        embed.add_field(
+            name=t("lobby.players", locale, count=len(view["players"]), max=view["max_players"]),
+            value="\n".join(lines),
+        )
+        options = {**view["options"], **(stored.meta.get("kit") or {})}
+        embed.add_field(
+            name=t("lobby.options", locale), value=self.render.options_text(options, locale)
+        )
+        if note:
+            embed.add_field(name="\u200b", value=note, inline=False)
+        return embed
+
+    def lobby_view(self, stored: StoredGame, locale: Lang) -> GameView:
+        kind, lobby_id = self.lobby_buttons, stored.id
+        buttons: list[discord.ui.Item[Any]] = [
+            GameButton(
+                kind,
+                lobby_id,
+                "join",
+                label=t("lobby.join", locale),
+                style=discord.ButtonStyle.success,
+            ),
+            GameButton(kind, lobby_id, "leave", label=t("lobby.leave", locale)),
+            GameButton(
+                kind,
+                lobby_id,
+                "start",
+                label=t("lobby.start", locale),
+                style=discord.ButtonStyle.primary,
+            ),
+            GameButton(
+                kind,
+                lobby_id,
+                "cancel",
+                label=t("lobby.cancel", locale),
+                style=discord.ButtonStyle.danger,
+            ),
+            GameSelect(
+                kind,
+                lobby_id,
+                "add_computer",
+                [
+                    discord.SelectOption(label=t(f"lobby.level.{lv}", locale), value=lv, emoji="🤖")
+                    for lv in LEVELS
+                ],
+                placeholder=t("lobby.add_computer", locale),
+                row=1,
+            ),
+        ]
+        if stored.game.public_view()["computers"]:
+            buttons.append(
+                GameButton(
+                    kind,
+                    lobby_id,
+                    "remove_computer",
+                    label=t("lobby.remove_computer", locale),
+                    row=2,
+                )
+            )
+        return GameView(*buttons)
+
+    async def on_lobby_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        locale = locale_for_user(interaction)
+        user = str(interaction.user.id)
+        stored = await self.bot.store.games.require(press.game_id)
+        if not stored.is_active:
+            await self.say(interaction, t("lobby.closed", locale))
+            return
+        public = self.public_locale(stored)
+        action: dict[str, Any] = {"type": press.action}
+        if press.action == "add_computer":
+            action["level"] = press.values[0] if press.values else "normal"
+        elif press.action == "remove_computer":
+            computers = list(stored.game.public_view()["computers"])
+            action["player"] = computers[-1] if computers else ""
+        if press.action == "start":
+            await self._start(interaction, stored, public, locale)
+            return
+        meta = {f"locale:{user}": locale} if press.action == "join" else None
+        try:
+            lobby, _ = await self.bot.store.games.act(
+                stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
+            )
+        except IllegalAction as err:
+            await self.say(interaction, self.refusal(err, locale))
+            return
+        note = t("lobby.cancelled", public) if lobby.status == "voided" else None
+        await update_message(
+            interaction,
+            embed=self.lobby_embed(lobby, public, note),
+            view=self.lobby_view(lobby, public) if lobby.is_active else GameView(),
+        )
+
+    async def _lobby_closed(self, lobby: StoredGame, events: list[Event]) -> None:
+        """Inside the lobby's transaction: a started or cancelled lobby needs no expiry."""
+        if not lobby.is_active:
+            await self.bot.timers.cancel(self.lobby_key(lobby.id))
+
+    async def on_lobby_timer(self, payload: dict[str, Any]) -> None:
+        """Nobody started the lobby in time: close it, strip its buttons, tell the channel."""
+        lobby_id = int(payload["lobby_id"])
+        lobby, _ = await self.bot.store.games.act(lobby_id, SYSTEM, {"type": "expire"})
+        public = self.public_locale(lobby)
+        note = t("lobby.expired", public, minutes=self.spec.lobby_minutes)
+        channel = self.channel(lobby)
+        try:
+            if payload.get("message_id"):
+                await channel.get_partial_message(int(payload["message_id"])).edit(
+                    embed=self.lobby_embed(lobby, public, note), view=GameView()
+                )
+        except discord.HTTPException:
+            log.warning("could not close an expired lobby", extra={"game_id": lobby_id})
+
+    async def _start(
+        self, interaction: discord.Interaction[Any], lobby: StoredGame, public: Lang, locale: Lang
+    ) -> None:
+        """Start the lobby and create the game in one transaction; the lobby message becomes
+        the table; then the players are called and get their hands."""
+        created: dict[str, StoredGame] = {}
+        table_id = interaction.message.id if interaction.message is not None else None
+
+        async def create(started: StoredGame, events: list[Event]) -> None:
+            table = started.game
+            if not isinstance(table, Lobby):
+                raise TypeError(f"#{started.id} is not a lobby")
+            game = new_game(self.kind, table.players, new_seed(), table.options)
+            await self._lobby_closed(started, events)
+            kit: Mapping[str, Any] = started.meta.get("kit") or {}
+            meta = {
+                "lobby_id": started.id,
+                "host": table.host,
+                "locale": public,
+                "locales": {p: started.meta.get(f"locale:{p}", public) for p in table.players},
+                "computers": dict(table.computers),
+                "table_id": table_id,
+                "posted": False,
+                **kit,
+            }
+            game_id = await self.bot.store.games.create(
+                self.kind, started.guild_id, started.channel_id, game, meta
+            )
+            new = await self.bot.store.games.require(game_id)
+            await self._arm(new, [], None)
+            created["game"] = new
+
+        async with auto_defer(interaction):
+            try:
+                await self.bot.store.games.act(
+                    lobby.id, interaction.user.id, {"type": "start"}, in_tx=create
+                )
+            except IllegalAction as err:
+                await self.say(interaction, self.refusal(err, locale))
+                return
+            stored = created["game"]
+            await update_message(
+                interaction, embed=self.table_embed(stored), view=self.table_view(stored)
+            )
+            await self._post_start(stored)
+
+    async def _post_start(self, stored: StoredGame) -> None:
+        """The Discord side of a start, done once (and resumed after a restart): the call to
+        the players, their hands, the first computer move."""
+        public = self.public_locale(stored)
+        players = stored.game.public_view()["players"]
+        humans = [p for p in players if not is_computer(p)]
+        hands: dict[str, Any] = dict(stored.meta.get("hands") or {})
+        try:
+            if not stored.meta.get("called"):
+                await self.channel(stored).send(
+                    t(
+                        "seated.started",
+                        public,
+                        game=self.render.name(public),
+                        game_id=stored.id,
+                        players=" ".join(mention(p, public) for p in players),
+                    ),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+            for player in humans:
+                if player not in hands:
+                    hands[player] = await self._send_hand(stored, player)
+        except discord.HTTPException:
+            log.exception("could not call the players of a game", extra={"game_id": stored.id})
+        stored = await self.bot.store.games.update_meta(
+            stored.id, {"hands": hands, "called": True, "posted": all(p in hands for p in humans)}
+        )
+        self._after_turn(stored, before=[], actor=None)
+
+    async def _send_hand(self, stored: StoredGame, player: str) -> list[int] | None:
+        """A new DM holding the player's hand; ``None`` when their DMs are closed."""
+        embed, controls = await self.hand_message(stored, player)
+        try:
+            dm = await self.bot.create_dm(discord.Object(id=int(player)))
+            message = await dm.send(embed=embed, view=controls or GameView())
+        except discord.Forbidden:
+            return None
+        return [dm.id, message.id]
+
+    # -- the table and the hands ------------------------------------------------------------
+
+    async def deadline(self, stored: StoredGame) -> datetime | None:
+        live = self.live(stored.id)
+        if not live.deadline_known:
+            timer = await self.bot.store.timers.get(self.turn_key(stored.id))
+            live.deadline = None if timer is None or timer.done else timer.due_at
+            live.deadline_known = True
+        return live.deadline if stored.is_active else None
+
+    def table_embed(
+        self, stored: StoredGame, *, deadline: datetime | None = None, note: str | None = None
+    ) -> discord.Embed:
+        return self.render.table(
+            TableContext(
+                game_id=stored.id,
+                view=stored.game.public_view(),
+                locale=self.public_locale(stored),
+                deadline=deadline,
+                last=self.live(stored.id).last,
+                status=stored.status,
+                note=note,
+            )
+        )
+
+    def table_view(self, stored: StoredGame) -> GameView:
+        if not stored.is_active:
+            return GameView()
+        label = t("private.show_hand", self.public_locale(stored))
+        return GameView(
+            GameButton(
+                self.kind,
+                stored.id,
+                "hand",
+                label=label,
+                emoji="🂠",
+                style=discord.ButtonStyle.primary,
+            )
+        )
+
+    async def hand_message(
+        self,
+        stored: StoredGame,
+        player: str,
+        *,
+        note: str | None = None,
+        locale: Lang | None = None,
+    ) -> tuple[discord.Embed, GameView | None]:
+        locale = locale or self.player_locale(stored, player)
+        view = stored.game.view(player)
+        deadline = await self.deadline(stored)
+        embed = self.render.hand(
+            HandContext(
+                game_id=stored.id,
+                view=view,
+                locale=locale,
+                deadline=deadline if player in stored.game.to_act() else None,
+                last=self.live(stored.id).last,
+                status=stored.status,
+                note=note,
+            )
+        )
+        controls = (
+            hand_controls(self.kind, stored.id, view, self.render, locale)
+            if stored.is_active
+            else None
+        )
+        return embed, controls
+
+    def _edit_table(self, stored: StoredGame, note: str | None = None) -> None:
+        table_id = stored.meta.get("table_id")
+        if not table_id:
+            return
+        message = self.channel(stored).get_partial_message(int(table_id))
+
+        async def send() -> None:
+            deadline = await self.deadline(stored)
+            await message.edit(
+                embed=self.table_embed(stored, deadline=deadline, note=note),
+                view=self.table_view(stored),
+            )
+
+        self.tables.submit((stored.id, "table"), stored.version, send)
+
+    def _edit_hand(self, stored: StoredGame, player: str, note: str | None = None) -> None:
+        """Every live copy of one player's hand shows ``stored`` (newest state wins)."""
+        copies: list[tuple[str, Any]] = []
+        dm = (stored.meta.get("hands") or {}).get(player)
+        if dm:
+            copies.append(
+                (
+                    "dm",
+                    self.bot.get_partial_messageable(int(dm[0]))
+                    .get_partial_message(int(dm[1]))
+                    .edit,
+                )
+            )
+        copy = self.live(stored.id).copies.get(player)
+        if copy is not None and copy.expires > time.monotonic():
+            copies.append(("eph", copy.interaction.edit_original_response))
+        for name, edit in copies:
+
+            async def send(edit: Any = edit) -> None:
+                embed, controls = await self.hand_message(stored, player, note=note)
+                await edit(content=None, embed=embed, view=controls or GameView())
+
+            self.hands.submit((stored.id, player, name), stored.version, send)
+
+    async def render_hand(self, stored: StoredGame, user_id: int, locale: Lang) -> PrivateRender:
+        """ "Show my hand" on an older table message (kept for old buttons)."""
+        if stored.kind != self.kind or str(user_id) not in stored.game.public_view()["players"]:
+            raise IllegalAction("you are not playing in this game", "seated.not_a_player")
+        embed, controls = await self.hand_message(stored, str(user_id), locale=locale)
+        return None, embed, controls
+
+    # -- the game's buttons -----------------------------------------------------------------
+
+    async def on_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        locale = locale_for_user(interaction)
+        stored = await self.bot.store.games.require(press.game_id)
+        player = str(interaction.user.id)
+        if press.action in ("abandon", "keep"):
+            await self._confirm_abandon(interaction, press, stored, locale)
+            return
+        if player not in stored.game.public_view()["players"]:
+            await self.say(interaction, t("seated.not_a_player", locale))
+            return
+        if press.action == "hand":
+            await self._show_hand(interaction, stored, player, locale)
+            return
+        if not is_private(interaction):
+            await self.say(interaction, t("errors.unknown_button", locale))
+            return
+        copy = "dm" if interaction.guild_id is None else "eph"
+        if copy == "eph":
+            self.live(stored.id).copies[player] = _Copy(
+                interaction, time.monotonic() + EPHEMERAL_TTL
+            )
+        if not stored.is_active:
+            await self._refresh(interaction, stored, player, locale, copy)
+            return
+        legal = stored.game.legal_actions(player)
+        parsed = parse(press.arg)
+        if (
+            press.action == "page"
+            and parsed is not None
+            and parsed[0] == stamp(legal)
+            and parsed[1]
+        ):
+            view = stored.game.view(player)
+            controls = hand_controls(
+                self.kind, stored.id, view, self.render, locale, page=parsed[1][0]
+            )
+            await update_message(interaction, view=controls or GameView())
+            return
+        action = self._action(press, parsed, legal)
+        if action is None or parsed is None:
+            await self._refresh(
+                interaction, stored, player, locale, copy, note=t("seated.stale", locale)
+            )
+            return
+        await self.move(interaction, stored, player, action, parsed[0], locale, copy)
+
+    def _action(
+        self, press: Press, parsed: tuple[str, list[int]] | None, legal: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """The action a click means, or ``None`` for controls of a decision that is gone."""
+        if parsed is None or parsed[0] != stamp(legal):
+            return None
+        if press.action == "pick":
+            return (
+                {"type": next(iter(legal))["type"], "cards": list(press.values)} if legal else None
+            )
+        if press.action != "do":
+            return None
+        index = int(press.values[0]) if press.values else (parsed[1][0] if parsed[1] else -1)
+        return dict(legal[index]) if 0 <= index < len(legal) else None
+
+    async def _refresh(
+        self,
+        interaction: discord.Interaction[Any],
+        stored: StoredGame,
+        player: str,
+        locale: Lang,
+        copy: str,
+        note: str | None = None,
+    ) -> None:
+        """Answer a click that changes nothing with the hand as it is now (quietly)."""
+        embed, controls = await self.hand_message(stored, player, note=note, locale=locale)
+        await update_message(interaction, content=None, embed=embed, view=controls or GameView())
+        self.hands.shown((stored.id, player, copy), stored.version)
+
+    async def _show_hand(
+        self, interaction: discord.Interaction[Any], stored: StoredGame, player: str, locale: Lang
+    ) -> None:
+        embed, controls = await self.hand_message(stored, player, locale=locale)
+        await respond(interaction, embed=embed, view=controls or GameView(), ephemeral=True)
+        self.live(stored.id).copies[player] = _Copy(interaction, time.monotonic() + EPHEMERAL_TTL)
+        self.hands.shown((stored.id, player, "eph"), stored.version)
+
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        stored: StoredGame,
+        player: str,
+        action: Mapping[str, Any],
+        mark: str,
+        locale: Lang,
+        copy: str,
+    ) -> None:
+        """A player's move: committed, answered on their own message, then published."""
+
+        def same_decision(now: StoredGame) -> None:
+            if stamp(now.game.legal_actions(player)) != mark:
+                raise IllegalAction("this control is from an earlier turn", "seated.stale")
+
+        before = stored.game.to_act()
+        async with auto_defer(interaction):
+            try:
+                after, events = await self.bot.store.games.act(
+                    stored.id,
+                    player,
+                    action,
+                    guard=same_decision,
+                    in_tx=lambda new, evs: self._arm(new, before, player),
+                )
+            except IllegalAction as err:
+                if err.key == "seated.stale":
+                    fresh = await self.bot.store.games.require(stored.id)
+                    await self._refresh(
+                        interaction, fresh, player, locale, copy, note=t("seated.stale", locale)
+                    )
+                else:
+                    await self.say(interaction, self.refusal(err, locale))
+                return
+            self._publish(after, events, before=before, actor=player)
+            embed, controls = await self.hand_message(after, player, locale=locale)
+            await update_message(
+                interaction, content=None, embed=embed, view=controls or GameView()
+            )
+            self.hands.shown((after.id, player, copy), after.version)
+            other = "eph" if copy == "dm" else "dm"
+            if other == "dm" or player in self.live(after.id).copies:
+                self._edit_other_copy(after, player, other)
+
+    def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
+        """The player's other copy of the hand (DM or "Show my hand") follows."""
+        dm = (stored.meta.get("hands") or {}).get(player)
+        live_copy = self.live(stored.id).copies.get(player)
+        if copy == "dm" and dm:
+            edit: Any = (
+                self.bot.get_partial_messageable(int(dm[0])).get_partial_message(int(dm[1])).edit
+            )
+        elif copy == "eph" and live_copy is not None and live_copy.expires > time.monotonic():
+            edit = live_copy.interaction.edit_original_response
+        else:
+            return
+
+        async def send() -> None:
+            embed, controls = await self.hand_message(stored, player)
+            await edit(content=None, embed=embed, view=controls or GameView())
+
+        self.hands.submit((stored.id, player, copy), stored.version, send)
+
+    # -- after a move -----------------------------------------------------------------------
+
+    def _publish(
+        self,
+        after: StoredGame,
+        events: list[Event],
+        *,
+        before: Sequence[str],
+        actor: str | None,
+        extra: Sequence[str] = (),
+        notes: Mapping[str, str] | None = None,
+    ) -> None:
+        """Show a committed move (never raises; Discord calls run in the background)."""
+        public = self.public_locale(after)
+        view = after.game.public_view()
+        live = self.live(after.id)
+        lines = [*extra, *self.render.event_lines(events, view, public)]
+        if lines:
+            live.last = lines
+        self._edit_table(after)
+        records = self.render.records(after.id, events, view, public)
+        if records:
+            self._spawn(self._post_records(after, records))
+        players: list[str] = view["players"]
+        now = after.game.to_act() if after.is_active else []
+        if not after.is_active or any(e.get("type") in self.spec.refresh_all for e in events):
+            targets: Iterable[str] = players
+        else:
+            gained = set(now) - set(before)
+            lost = set(before) - set(now)
+            targets = [p for p in players if p in gained | lost | set(notes or {})]
+        for player in targets:
+            if player != actor and not is_computer(player):
+                self._edit_hand(after, player, note=(notes or {}).get(player))
+        self._after_turn(after, before=before, actor=actor)
+
+    def _after_turn(self, stored: StoredGame, *, before: Sequence[str], actor: str | None) -> None:
+        """Notices and computer moves for whoever must act now."""
+        now = stored.game.to_act() if stored.is_active else []
+        done = [p for p in before if p not in now or p == actor]
+        if done:
+            self.notices.clear(stored.id, done)
+        if not stored.is_active:
+            self.notices.clear(stored.id)
+            self._spawn(self._forget(stored.id))
+            return
+        fresh = [p for p in now if not is_computer(p) and (p not in before or p == actor)]
+        self.notices.arm(stored.id, fresh)
+        if any(is_computer(p) for p in now):
+            live = self.live(stored.id)
+            if live.computer is None or live.computer.done():
+                live.computer = self._spawn(self._computers(stored.id))
+
+    async def _forget(self, game_id: int) -> None:
+        """A finished game's memory goes once its last edits are out."""
+        await self.tables.drain()
+        await self.hands.drain()
+        self._live.pop(game_id, None)
+
+    async def _post_records(self, stored: StoredGame, embeds: list[discord.Embed]) -> None:
+        try:
+            await self.channel(stored).send(embeds=embeds[:10])
+        except discord.HTTPException:
+            log.exception("could not post a game record", extra={"game_id": stored.id})
+
+    async def _send_notice(
+        self, game_id: int, player: str, warning: bool
+    ) -> discord.Message | None:
+        stored = await self.bot.store.games.get(game_id)
+        if stored is None or not stored.is_active or player not in stored.game.to_act():
+            return None
+        locale = self.player_locale(stored, player)
+        name = self.render.name(locale)
+        table_id = stored.meta.get("table_id")
+        link = f"https://discord.com/channels/{stored.guild_id}/{stored.channel_id}/{table_id}"
+        deadline = await self.deadline(stored)
+        key = "seated.notice_warn" if warning and deadline else "seated.notice"
+        text = t(
+            key,
+            locale,
+            game=name,
+            game_id=game_id,
+            link=link,
+            when=f"<t:{int(deadline.timestamp())}:R>" if deadline else "",
+        )
+        dm = (stored.meta.get("hands") or {}).get(player)
+        if dm:
+            return await self.bot.get_partial_messageable(int(dm[0])).send(text)
+        return await self.channel(stored).send(
+            f"{mention(player)} {text} {t('seated.notice_closed_dms', locale)}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=int(player))]),
+        )
+
+    # -- the turn timer ---------------------------------------------------------------------
+
+    def turn_seconds(self, stored: StoredGame) -> int:
+        seconds = stored.meta.get("turn_seconds")
+        if seconds is None:
+            seconds = stored.game.public_view().get("turn_seconds", 0)
+        return int(seconds or 0)
+
+    async def _arm(self, stored: StoredGame, before: Sequence[str], actor: str | None) -> None:
+        """Inside the move's transaction: a new decision gets a new deadline; players who
+        merely left the turn (a pass locked) leave the others' deadline as it was."""
+        live = self.live(stored.id)
+        now = stored.game.to_act() if stored.is_active else []
+        seconds = self.turn_seconds(stored)
+        if not now or not seconds:
+            if before:
+                await self.bot.timers.cancel(self.turn_key(stored.id))
+                await self.bot.timers.cancel(self.warn_key(stored.id))
+            live.deadline, live.deadline_known = None, True
+            return
+        if not (set(now) - set(before)) and actor not in now:
+            return
+        due = self.bot.clock.now() + timedelta(seconds=seconds)
+        payload = {"game_id": stored.id, "players": now}
+        await self.bot.timers.schedule(
+            self.turn_timer(), due, payload, key=self.turn_key(stored.id)
+        )
+        warn = self.spec.warn_seconds
+        if seconds >= 2 * warn:
+            await self.bot.timers.schedule(
+                self.warn_timer(),
+                due - timedelta(seconds=warn),
+                payload,
+                key=self.warn_key(stored.id),
+            )
+        live.deadline, live.deadline_known = due, True
+
+    async def on_warn_timer(self, payload: dict[str, Any]) -> None:
+        stored = await self.bot.store.games.get(int(payload["game_id"]))
+        if stored is None or not stored.is_active:
+            return
+        now = stored.game.to_act()
+        late = [p for p in payload.get("players") or now if p in now and not is_computer(p)]
+        await self.notices.warn(stored.id, late)
+
+    async def on_turn_timer(self, payload: dict[str, Any]) -> None:
+        """Time is up: the bot moves for whoever has not, and says so on the table."""
+        game_id = int(payload["game_id"])
+        stored = await self.bot.store.games.get(game_id)
+        if stored is None or not stored.is_active:
+            return
+        late = [
+            p for p in payload.get("players") or stored.game.to_act() if p in stored.game.to_act()
+        ]
+        for player in late:
+            stored = await self.bot.store.games.require(game_id)
+            if not stored.is_active or player not in stored.game.to_act():
+                continue
+            await self._auto_move(stored, player, timed_out=True)
+
+    async def _auto_move(self, stored: StoredGame, player: str, *, timed_out: bool) -> None:
+        """The bot moves for ``player`` (timer or computer seat), guarded like a click."""
+        game = stored.game
+        mark = stamp(game.legal_actions(player))
+        if is_computer(player):
+            action = await asyncio.to_thread(
+                self.computer_move, game, player, self._level(stored, player)
+            )
+        else:
+            action = game.auto_action(player)
+
+        def same_decision(now: StoredGame) -> None:
+            if stamp(now.game.legal_actions(player)) != mark:
+                raise IllegalAction("the decision changed", "seated.stale")
+
+        before = game.to_act()
+        try:
+            after, events = await self.bot.store.games.act(
+                stored.id,
+                player,
+                action,
+                guard=same_decision,
+                in_tx=lambda new, evs: self._arm(new, before, player),
+            )
+        except IllegalAction:
+            return
+        public = self.public_locale(after)
+        view = after.game.public_view()
+        extra: list[str] = []
+        notes: dict[str, str] = {}
+        if timed_out and not is_computer(player):
+            extra.append(self.render.auto_line(player, action, view, public))
+            label = self.render.action_label(action, view, self.player_locale(after, player)).text
+            notes[player] = t(
+                "seated.timer_moved_you", self.player_locale(after, player), move=label
+            )
+        self._publish(
+            after, events, before=before, actor=None if notes else player, extra=extra, notes=notes
+        )
+
+    # -- computer seats ---------------------------------------------------------------------
+
+    def _level(self, stored: StoredGame, player: str) -> str:
+        return str((stored.meta.get("computers") or {}).get(player, "normal"))
+
+    def computer_move(self, game: Game, player: str, level: str) -> dict[str, Any]:
+        """A computer seat's move (runs in a thread). The floor: the timer's move."""
+        return game.auto_action(player)
+
+    async def _computers(self, game_id: int) -> None:
+        """Computer seats move, at a human pace, while it is their turn."""
+        for _ in range(1000):
+            await asyncio.sleep(self.COMPUTER_DELAY)
+            stored = await self.bot.store.games.get(game_id)
+            if stored is None or not stored.is_active:
+                return
+            waiting = [p for p in stored.game.to_act() if is_computer(p)]
+            if not waiting:
+                return
+            try:
+                await self._auto_move(stored, waiting[0], timed_out=False)
+            except Exception:
+                log.exception("a computer seat could not move", extra={"game_id": game_id})
+                return
+
+    async def _resume(self) -> None:
+        """After a restart: finish the Discord side of starts cut short; wake computer seats."""
+        await self.bot.wait_until_ready()
+        for stored in await self.bot.store.games.find(kind=self.kind, limit=10_000):
+            if not stored.meta.get("posted"):
+                await self._post_start(stored)
+            elif any(is_computer(p) for p in stored.game.to_act()):
+                self._after_turn(stored, before=[], actor=None)
+
+    # -- abandon ----------------------------------------------------------------------------
+
+    async def ask_abandon(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
+        """``/<game> abandon``: the host or a manager is asked to confirm."""
+        locale = locale_for_user(interaction)
+        target = await self._game_to_abandon(interaction, game_id, locale)
+        if target is None:
+            return
+        if not self._may_abandon(interaction, target):
+            host = target.meta.get("host")
+            await self.say(
+                interaction,
+                t("seated.abandon_not_allowed", locale, host=mention(str(host)) if host else "—"),
+            )
+            return
+        name = self.render.name(locale)
+        await respond(
+            interaction,
+            t("seated.abandon_confirm", locale, game=name, game_id=target.id),
+            view=GameView(
+                GameButton(
+                    self.kind,
+                    target.id,
+                    "abandon",
+                    label=t("seated.abandon_yes", locale),
+                    style=discord.ButtonStyle.danger,
+                ),
+                GameButton(self.kind, target.id, "keep", label=t("seated.abandon_no", locale)),
+            ),
+            ephemeral=True,
+        )
+
+    def _may_abandon(self, interaction: discord.Interaction[Any], stored: StoredGame) -> bool:
+        return str(interaction.user.id) == str(stored.meta.get("host")) or bool(
+            interaction.permissions.manage_guild
+        )
+
+    async def _game_to_abandon(
+        self, interaction: discord.Interaction[Any], game_id: int | None, locale: Lang
+    ) -> StoredGame | None:
+        name = self.render.name(locale)
+        if game_id is not None:
+            stored = await self.bot.store.games.get(game_id)
+            if (
+                stored is None
+                or stored.kind != self.kind
+                or stored.guild_id != interaction.guild_id
+            ):
+                await self.say(
+                    interaction, t("seated.abandon_unknown", locale, game=name, game_id=game_id)
+                )
+                return None
+            if not stored.is_active:
+                await self.say(interaction, t("game.closed", locale))
+                return None
+            return stored
+        running = await self.bot.store.games.find(
+            guild_id=interaction.guild_id, kind=self.kind, channel_id=interaction.channel_id
+        )
+        if len(running) == 1:
+            return running[0]
+        if not running:
+            await self.say(interaction, t("seated.abandon_none", locale, game=name))
+        else:
+            numbers = ", ".join(f"#{g.id}" for g in reversed(running))
+            await self.say(interaction, t("seated.abandon_which", locale, game=name, games=numbers))
+        return None
+
+    async def _confirm_abandon(
+        self, interaction: discord.Interaction[Any], press: Press, stored: StoredGame, locale: Lang
+    ) -> None:
+        if press.action == "keep":
+            await update_message(interaction, t("seated.abandon_kept", locale), view=GameView())
+            return
+        if not self._may_abandon(interaction, stored):
+            await self.say(interaction, t("errors.not_allowed", locale))
+            return
+        if not stored.is_active:
+            await update_message(interaction, t("seated.abandon_already", locale), view=GameView())
+            return
+        ended = await self.bot.store.games.set_status(stored.id, "voided")
+        await self.bot.timers.cancel(self.turn_key(stored.id))
+        await self.bot.timers.cancel(self.warn_key(stored.id))
+        public = self.public_locale(ended)
+        name = self.render.name(public)
+        by = mention(str(interaction.user.id))
+        await update_message(
+            interaction,
+            t("seated.abandon_done_you", locale, game=name, game_id=ended.id),
+            view=GameView(),
+        )
+        note = t("seated.abandoned", public, game=name, game_id=ended.id, player=by)
+        self.live(ended.id).last = [note]
+        self._publish(ended, [], before=stored.game.to_act(), actor=None)
+        try:
+            await self.channel(ended).send(note, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.exception("could not announce an abandoned game", extra={"game_id": ended.id})
+
+    # -- stats ------------------------------------------------------------------------------
+
+    async def show_stats(
+        self, interaction: discord.Interaction[Any], player: discord.User | None
+    ) -> None:
+        """``/<game> stats``: one colleague's record here and the most frequent winners (SQL
+        sums; computer seats never have a line)."""
+        locale = locale_for_user(interaction)
+        if interaction.guild_id is None:
+            await self.say(interaction, t("errors.guild_only", locale))
+            return
+        target = player or interaction.user
+        results = self.bot.store.results
+        mine = await results.player(interaction.guild_id, self.kind, target.id)
+        leaders = await results.leaderboard(interaction.guild_id, self.kind, limit=5)
+        name = self.render.name(locale)
+        embed = discord.Embed(
+            title=t("seated.stats_title", locale, game=name, name=target.display_name),
+            colour=self.render.colour,
+        )
+        embed.add_field(name=t("seated.stats_games", locale), value=str(mine.games))
+        embed.add_field(name=t("seated.stats_wins", locale), value=str(mine.wins))
+        for name_key, value in self.stats_fields(mine, locale):
+            embed.add_field(name=name_key, value=value)
+        if leaders:
+            embed.add_field(
+                name=t("seated.stats_leaders", locale),
+                value="\n".join(
+                    t(
+                        "seated.stats_leader_line",
+                        locale,
+                        rank=i,
+                        player=mention(str(s.user_id)),
+                        wins=s.wins,
+                        games=s.games,
+                    )
+                    for i, s in enumerate(leaders, start=1)
+                ),
+                inline=False,
+            )
+        await respond(interaction, embed=embed, ephemeral=True)
+
+    def stats_fields(self, stats: Any, locale: Lang) -> list[tuple[str, str]]:
+        """A game's own lines of ``/<game> stats`` (e.g. Papayoo's points per round)."""
+        return []

@@ -1,0 +1,170 @@
+"""The controls of a private hand, for any game and any hand size.
+
+A player's controls are built from ``view(p)["you"]["legal_actions"]`` alone:
+
+- a multi-card choice the renderer declares (:class:`MultiPick`, e.g. Papayoo's pass): one
+  select whose submission is the whole choice;
+- a hand of at most 20 cards where every legal action plays one card: the hand as buttons
+  (the cards that may not be played now disabled);
+- up to 20 legal actions: one button each;
+- more: selects of 25 actions, four to a page, with page buttons (a Speahx hand of 40 cards
+  still reaches every legal group).
+
+Custom ids carry a *stamp* of the legal actions they were made for
+(``gn:<kind>:<game_id>:do:<stamp>.<index>``): a click on controls of a decision that is gone
+changes nothing and is answered with the current hand.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.seated.render import SeatedRenderer
+from bot.ui import GameButton, GameSelect, GameView
+
+BUTTONS_MAX: Final = 20
+"""Four rows of five: the fifth row is kept for paging or a game's extra button."""
+SELECT_MAX: Final = 25
+SELECTS_PER_PAGE: Final = 4
+LABEL_MAX: Final = 80
+
+
+def stamp(legal: Sequence[Mapping[str, Any]]) -> str:
+    """A short fingerprint of a decision: its legal actions."""
+    text = json.dumps(list(legal), sort_keys=True, separators=(",", ":"))
+    return format(zlib.crc32(text.encode()), "x")
+
+
+def parse(arg: str | None) -> tuple[str, list[int]] | None:
+    """``"<stamp>.<a>.<b>"`` -> ``(stamp, [a, b])``; ``None`` when malformed."""
+    if not arg:
+        return None
+    head, *rest = arg.split(".")
+    try:
+        return head, [int(x) for x in rest]
+    except ValueError:
+        return None
+
+
+def hand_controls(
+    kind: str,
+    game_id: int,
+    view: Mapping[str, Any],
+    renderer: SeatedRenderer,
+    locale: Lang,
+    *,
+    page: int = 0,
+) -> GameView | None:
+    """The controls for ``view(player)``; ``None`` when the player has nothing to do."""
+    you = view["you"]
+    legal: list[Mapping[str, Any]] = list(you["legal_actions"])
+    if not legal:
+        return None
+    mark = stamp(legal)
+    multi = renderer.multi_pick(view, locale)
+    if multi is not None:
+        options = [discord.SelectOption(label=renderer.card(c), value=c) for c in multi.cards]
+        return GameView(
+            GameSelect(
+                kind,
+                game_id,
+                "pick",
+                options[:SELECT_MAX],
+                mark,
+                placeholder=multi.placeholder,
+                min_values=multi.count,
+                max_values=multi.count,
+            )
+        )
+    hand: list[str] = list(you.get("hand") or [])
+    singles = {renderer.action_card(a): i for i, a in enumerate(legal)}
+    if (
+        hand
+        and len(hand) <= BUTTONS_MAX
+        and len(set(hand)) == len(hand)
+        and None not in singles
+        and set(singles) <= set(hand)
+    ):
+        return GameView(
+            *(
+                GameButton(
+                    kind,
+                    game_id,
+                    "do",
+                    f"{mark}.{singles[code]}" if code in singles else f"{mark}.x{n}",
+                    label=renderer.card(code),
+                    style=discord.ButtonStyle.primary
+                    if code in singles
+                    else discord.ButtonStyle.secondary,
+                    disabled=code not in singles,
+                    row=n // 5,
+                )
+                for n, code in enumerate(hand)
+            )
+        )
+    labels = [renderer.action_label(a, view, locale) for a in legal]
+    if len(legal) <= BUTTONS_MAX:
+        return GameView(
+            *(
+                GameButton(
+                    kind,
+                    game_id,
+                    "do",
+                    f"{mark}.{i}",
+                    label=label.text[:LABEL_MAX],
+                    emoji=label.emoji,
+                    style=label.style,
+                    row=i // 5,
+                )
+                for i, label in enumerate(labels)
+            )
+        )
+    per_page = SELECT_MAX * SELECTS_PER_PAGE
+    pages = (len(legal) + per_page - 1) // per_page
+    page = max(0, min(page, pages - 1))
+    first = page * per_page
+    items: list[discord.ui.Item[Any]] = []
+    for k in range(SELECTS_PER_PAGE):
+        start = first + k * SELECT_MAX
+        chunk = range(start, min(start + SELECT_MAX, len(legal)))
+        if not chunk:
+            break
+        items.append(
+            GameSelect(
+                kind,
+                game_id,
+                "do",
+                [
+                    discord.SelectOption(
+                        label=labels[i].text[:100],
+                        value=str(i),
+                        emoji=labels[i].emoji,
+                        description=labels[i].description,
+                    )
+                    for i in chunk
+                ],
+                f"{mark}.{page}.{k}",
+                placeholder=t("seated.choose", locale, first=chunk[0] + 1, last=chunk[-1] + 1),
+                row=k,
+            )
+        )
+    if pages > 1:
+        for target, key in ((page - 1, "seated.page_prev"), (page + 1, "seated.page_next")):
+            items.append(
+                GameButton(
+                    kind,
+                    game_id,
+                    "page",
+                    f"{mark}.{target}",
+                    label=t(key, locale, page=target + 1, pages=pages),
+                    disabled=not 0 <= target < pages,
+                    row=4,
+                )
+            )
+    return GameView(*items)
