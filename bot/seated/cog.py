@@ -96,7 +96,8 @@ class _Copy:
 class _Live:
     """What lives in memory about a running game (rebuilt after a restart)."""
 
-    last: list[str] = field(default_factory=list)
+    last: dict[Lang, list[str]] = field(default_factory=dict)
+    """What just happened, one short line each, per language (the table's and each hand's)."""
     deadline: datetime | None = None
     deadline_known: bool = False
     copies: dict[str, _Copy] = field(default_factory=dict)
@@ -231,6 +232,11 @@ class SeatedCog(commands.Cog):
     def player_locale(self, stored: StoredGame, player: str) -> Lang:
         locales: Mapping[str, str] = stored.meta.get("locales") or {}
         return normalize_locale(locales.get(player) or stored.meta.get("locale"))
+
+    def locales(self, stored: StoredGame) -> set[Lang]:
+        """Every language the game is shown in: the channel's and each player's."""
+        locales: Mapping[str, str] = stored.meta.get("locales") or {}
+        return {self.public_locale(stored), *(normalize_locale(v) for v in locales.values())}
 
     def channel(self, stored: StoredGame) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
@@ -519,7 +525,7 @@ class SeatedCog(commands.Cog):
                 view=stored.game.public_view(),
                 locale=self.public_locale(stored),
                 deadline=deadline,
-                last=self.live(stored.id).last,
+                last=self.live(stored.id).last.get(self.public_locale(stored), []),
                 status=stored.status,
                 note=note,
             )
@@ -557,7 +563,7 @@ class SeatedCog(commands.Cog):
                 view=view,
                 locale=locale,
                 deadline=deadline if player in stored.game.to_act() else None,
-                last=self.live(stored.id).last,
+                last=self.live(stored.id).last.get(locale, []),
                 status=stored.status,
                 note=note,
             )
@@ -773,15 +779,18 @@ class SeatedCog(commands.Cog):
         *,
         before: Sequence[str],
         actor: str | None,
-        extra: Sequence[str] = (),
+        extra: Mapping[Lang, Sequence[str]] | None = None,
         notes: Mapping[str, str] | None = None,
     ) -> None:
         """Show a committed move (never raises; Discord calls run in the background)."""
         public = self.public_locale(after)
         view = after.game.public_view()
         live = self.live(after.id)
-        lines = [*extra, *self.render.event_lines(events, view, public)]
-        if lines:
+        lines = {
+            lang: [*(extra or {}).get(lang, ()), *self.render.event_lines(events, view, lang)]
+            for lang in self.locales(after)
+        }
+        if any(lines.values()):
             live.last = lines
         self._edit_table(after)
         records = self.render.records(after.id, events, view, public)
@@ -943,12 +952,14 @@ class SeatedCog(commands.Cog):
             )
         except IllegalAction:
             return
-        public = self.public_locale(after)
         view = after.game.public_view()
-        extra: list[str] = []
+        extra: dict[Lang, list[str]] = {}
         notes: dict[str, str] = {}
         if timed_out and not is_computer(player):
-            extra.append(self.render.auto_line(player, action, view, public))
+            extra = {
+                lang: [self.render.auto_line(player, action, view, lang)]
+                for lang in self.locales(after)
+            }
             label = self.render.action_label(action, view, self.player_locale(after, player)).text
             notes[player] = t(
                 "seated.timer_moved_you", self.player_locale(after, player), move=label
@@ -1083,7 +1094,18 @@ class SeatedCog(commands.Cog):
             view=GameView(),
         )
         note = t("seated.abandoned", public, game=name, game_id=ended.id, player=by)
-        self.live(ended.id).last = [note]
+        self.live(ended.id).last = {
+            lang: [
+                t(
+                    "seated.abandoned",
+                    lang,
+                    game=self.render.name(lang),
+                    game_id=ended.id,
+                    player=by,
+                )
+            ]
+            for lang in self.locales(ended)
+        }
         self._publish(ended, [], before=stored.game.to_act(), actor=None)
         try:
             await self.channel(ended).send(note, allowed_mentions=discord.AllowedMentions.none())
