@@ -1,33 +1,42 @@
-"""Papayoo end to end through the fake Discord, with the real bot and its database."""
+"""Papayoo end to end through the fake Discord, with the real bot and its database.
+
+Every test drives the bot as players would (slash commands, clicks on messages they can see)
+and reads back what each of them saw: the channel, their DMs, their ephemerals.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import importlib
-import json
+import copy
+import re
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 
 from bot.clock import FakeClock
-from cogs.papayoo._render import card
-from tests.cogs.papayoo_support import Table, forge, make_bot, office
+from bot.i18n import t
+from bot.seated import SeatedCog
+from bot.seated.controls import stamp
+from tests.cogs.papayoo_support import RENDER, Table, forge, join_label, make_bot, office
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import message_text
+from tests.fakediscord.models import FakeMessage, FakeUser, message_text
 
 pytestmark = pytest.mark.e2e
+
+CARD = re.compile(r"^(P\d{1,2}|\d{1,2}[♠♥♦♣])$")
+"""How a card reads everywhere: ``7♥``, ``P12``."""
 
 
 @pytest.fixture(autouse=True)
 def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same deck order every run, so every case below is met the same way.
+    """The same deal every run, so every case below is met the same way."""
+    import bot.seated.cog
 
-    The module is imported here because unloading the extension (another test's bot
-    shutting down) drops it from ``sys.modules``; loading the cog reuses this one."""
-    module = importlib.import_module("cogs.papayoo._cog")
-    monkeypatch.setattr(module, "new_seed", lambda: 20250314)
+    monkeypatch.setattr(bot.seated.cog, "new_seed", lambda: 20250314)
 
 
 @pytest.fixture
@@ -40,20 +49,36 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "papayoo.sqlite3"
 
 
-def all_text(table: Table) -> list[tuple[str, str]]:
+# -- reading what people saw ------------------------------------------------------------------
+
+
+def seen_by(msg: FakeMessage) -> str:
+    """Who may see a message: ``"channel"`` or one user's id."""
+    if msg.channel.is_dm:
+        return str(msg.channel.recipient.id)
+    return "channel" if msg.visible_to is None else str(msg.visible_to.id)
+
+
+def all_text(fake: FakeDiscord) -> list[tuple[str, str]]:
     """(who may see it, text) for every message and every earlier version of it."""
+    return [
+        (seen_by(msg), message_text(v.content, v.embeds, v.components))
+        for msg in fake.messages.values()
+        for v in msg.versions
+    ]
+
+
+def transcript(fake: FakeDiscord, user: FakeUser) -> list[str]:
+    """Everything ``user`` was shown, every version of every message, oldest first."""
     out = []
-    for msg in table.fake.messages.values():
-        who = "channel" if msg.visible_to is None else str(msg.visible_to.id)
-        if msg.channel.is_dm:
-            who = str(msg.channel.recipient.id)
-        for version in msg.versions:
-            out.append((who, message_text(version.content, version.embeds, version.components)))
+    for msg in sorted(fake.messages.values(), key=lambda m: m.id):
+        if seen_by(msg) in ("channel", str(user.id)):
+            out.extend(message_text(v.content, v.embeds, v.components) for v in msg.versions)
     return out
 
 
 def assert_hands_stay_private(table: Table) -> None:
-    seen = all_text(table)
+    seen = all_text(table.fake)
     for owner, hands in table.hands_seen.items():
         for hand in hands:
             where = {who for who, text in seen if hand in text}
@@ -61,441 +86,279 @@ def assert_hands_stay_private(table: Table) -> None:
             assert str(owner) in where, "the owner never saw their hand"
 
 
-async def test_four_players_play_a_round_to_the_end(
+def live_controls(fake: FakeDiscord, msg: FakeMessage) -> list[dict[str, Any]]:
+    return [
+        c
+        for c in fake.components_of(msg)
+        if c.get("custom_id") and not c.get("disabled") and c.get("type") in (2, 3)
+    ]
+
+
+def setup(
+    fake: FakeDiscord,
+    db_path: Path,
+    clock: FakeClock,
+    names: Sequence[str],
+    *,
+    french: Sequence[str] = (),
+    closed: Sequence[str] = (),
+) -> Table:
+    """A bot (not yet running) and a table of these colleagues (not yet open)."""
+    guild, channel, users = office(fake, names, french=french)
+    shut = {u.id for u in users if u.name in [c.lower() for c in closed]}
+    for user in users:
+        if user.id in shut:
+            fake.close_dms(user)
+    return Table(fake, make_bot(db_path, clock), guild, channel, users, closed=shut)
+
+
+# -- 1. a whole game ---------------------------------------------------------------------------
+
+
+async def test_a_four_round_game_reads_well_for_everyone_and_costs_about_two_calls_a_card(
     fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
 ) -> None:
     fake = fake_discord
-    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd", "Dee"], french=["Cyd"])
-    bot = make_bot(db_path, clock)
-    async with fake.run_client(bot):
-        table = Table(fake, bot, guild, channel, users)
-        game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 0})
-        stored = await table.stored()
-        assert stored.game.public_view()["phase"] == "pass"
-        french = fake.dms(users[2])[-1]
-        assert "votre nouvelle main" in (french.content or "")
-        await table.step()  # the pass
-        mark = fake.mark()
-        await table.step()  # a card: the answer, one table edit, the next player's DM
-        assert len(fake.calls_since(mark)) == 3, fake.calls_since(mark)
-        assert fake.count("POST", "/interactions/{}/{}/callback", since=mark) == 1
-        assert fake.count("PATCH", "/channels/{}/messages/{}", since=mark) == 1
-        assert fake.count("POST", "/channels/{}/messages", since=mark) == 1
-        await table.play_to_the_end()
-
-        stored = await table.stored()
-        assert stored.status == "over"
-        final = fake.channel_messages(channel)[-1]
-        assert f"Papayoo #{game_id} · game over" in fake.text_of(final)
-        assert "round 1/1 is over" in fake.text_of(final)
-        results = await bot.store.results.for_game(game_id)
-        assert len(results) == 4 and all(r.rounds == 1 for r in results)
-        assert sum(r.points for r in results) == 250
-        winner = next(r for r in results if r.won)
-        shown = await fake.slash(winner_user(users, winner.user_id), channel, "papayoo stats")
-        assert shown.ephemeral
-        assert "Games played" in shown.text and f"{winner.points:.1f}" in shown.text
-        assert_hands_stay_private(table)
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd", "Dee"], french=["Cyd"])
+    async with fake.run_client(table.bot):
+        await play_a_whole_game(table)
 
 
-def winner_user(users, user_id):  # type: ignore[no-untyped-def]
-    return next(u for u in users if u.id == user_id)
-
-
-async def test_three_players_one_with_closed_dms(
-    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
-) -> None:
-    fake = fake_discord
-    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"], locale="fr")
-    closed = users[2]
-    fake.close_dms(closed)
-    bot = make_bot(db_path, clock)
-    async with fake.run_client(bot):
-        table = Table(fake, bot, guild, channel, users, closed={closed.id})
-        game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 30})
-        assert f"Papayoo n°{game_id} · manche 1/1 · l'écart" in fake.text_of(
-            table.table_message(await table.stored())
-        )
-        assert fake.dms(closed) == []
-        assert len(fake.dms(users[0])) == 1
-        # Any interaction delivers what could not be sent, with a word about closed DMs.
-        later = await fake.slash(closed, channel, "papayoo stats")
-        kept = [m for m in later.followups if m.ephemeral]
-        assert kept and kept[0].text.startswith("📭")
-        assert table.hands_seen[closed.id][0] in kept[0].text
-        await table.play_to_the_end()
-        stored = await table.stored()
-        assert stored.status == "over"
-        assert len(await bot.store.results.for_game(stored.id)) == 3
-        final = fake.text_of(fake.channel_messages(channel)[-1])
-        assert f"Papayoo n°{game_id} · partie terminée" in final
-        assert await bot.timers.pending() == []  # the game is over: no turn timer left
-        assert fake.dms(closed) == []
-        # One failed DM (the deal): the game remembers, later turns skip the DM attempt.
-        refused = [c for c in fake.failed_calls() if c.status == 403]
-        assert len(refused) == 1, refused
-        assert stored.meta["dm_closed"] == [str(closed.id)]
-        assert_hands_stay_private(table)
-
-
-async def test_turn_timer_moves_for_absent_players_and_survives_a_restart(
-    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
-) -> None:
-    fake = fake_discord
-    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"])
-    bot = make_bot(db_path, clock)
-    running = fake.run_client(bot)
-    await running.start()
-    table = Table(fake, bot, guild, channel, users)
-    game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 15})
-    [timer] = await bot.timers.pending()
-    assert timer.due_at == clock.now() + timedelta(seconds=15)
-    assert "<t:" in fake.text_of(table.table_message(await table.stored()))
-    ana, bob, cyd = (str(u.id) for u in users)
-    await table.pass_cards(ana)
-    old_pass = fake.dms(users[1])[-1]
-    clock.advance(seconds=14)
-    assert await bot.timers.run_due() == 0
-    clock.advance(seconds=2)
-    assert await bot.timers.run_due() == 1
-    note = await fake.wait_for_message(channel, lambda m: "Time is up" in (m.content or ""))
-    assert f"<@{bob}>" in note.content and f"<@{cyd}>" in note.content
+async def play_a_whole_game(table: Table) -> None:
+    fake = table.fake
+    table.settle = 0
+    users, channel = table.users, table.channel
+    lobby = await fake.slash(users[0], channel, "papayoo new", {"turn_seconds": 0})
+    assert lobby.response is not None
+    lobby_id = lobby.response.id
+    for user in users[1:]:
+        assert (await fake.click(user, lobby, label=join_label(fake, lobby))).callback_type == 7
+    assert (await fake.click(users[0], lobby, label="Start")).callback_type == 7
+    [game] = await table.bot.store.games.find(kind="papayoo", channel_id=channel.id)
+    table.game_id = game.id
+    await table.quiet()
+    await table.record_hands()
     stored = await table.stored()
-    view = stored.game.view(bob)
-    assert view["phase"] == "play" and view["received"] is not None
+    assert stored.meta["table_id"] == lobby_id  # the lobby message became the table
+    started = fake.channel_messages(channel)[-1]
+    assert started.id != lobby_id
+    assert all(f"<@{u.id}>" in started.content for u in users)
+    assert {u.id for u in started.mentions} == {u.id for u in users}
 
-    # Bob's pass select is from a pass the bot made for him: his message now says so and
-    # offers what he may do now (no pass select any more); nothing changed in the game.
-    select = fake.selects(old_pass)[0]
-    chosen = [o["value"] for o in select["options"][: select["min_values"]]]
-    passed = stored.game.view(bob)["passed"]
-    stale = await fake.select(users[1], old_pass, select["custom_id"], chosen)
-    assert stale.callback_type == 7 and stale.response is not None
-    assert stale.content.startswith("⏱ Your time ran out, so the bot passed ")
-    assert all(card(c) in stale.content for c in passed) and len(passed) == 5
-    assert fake.selects(stale.response) == []
-    assert (await table.stored()).version == stored.version
-
-    # The player to act sleeps: the bot plays their lowest legal card, publicly.
-    turn = view["turn"]
-    sleeper = table.user(turn)
-    expected = stored.game.auto_action(turn)["card"]  # type: ignore[attr-defined]
-    asleep = await table.controls(sleeper, f"gn:papayoo:{game_id}:play:1.0.")
-    clock.advance(seconds=16)
-    assert await bot.timers.run_due() == 1
-    note = await fake.wait_for_message(channel, lambda m: "the bot played" in (m.content or ""))
-    assert note.content == f"⏱ Time is up for <@{turn}>: the bot played {card(expected)}."
-    after = await table.stored()
-    assert after.game.public_view()["trick"] == [{"player": turn, "card": expected}]
-    button = next(b for b in fake.buttons(asleep) if not b.disabled)
-    late = await fake.click(sleeper, asleep, button.custom_id)
-    assert late.callback_type == 7, "the old message itself is updated, not a new one sent"
-    assert late.content == f"⏱ Your time ran out, so the bot played {card(expected)} for you."
-    assert fake.buttons(asleep) == []  # no live card button is left on it
-    assert "is to play" in late.text
-    assert (await table.stored()).version == after.version
-
-    # A timer for a turn already played changes nothing.
-    cog = bot.get_cog("Papayoo")
-    await cog.on_turn_timer(  # type: ignore[union-attr]
-        {"game_id": game_id, "phase": "play", "round": 1, "trick": 0, "card": 0, "player": turn}
-    )
-    assert (await table.stored()).version == after.version
-
-    # The deadline is in the database: it fires after a restart.
-    await running.crash()
-    await bot.store.close()
-    clock.advance(minutes=5)
-    again = make_bot(db_path, clock)
-    async with fake.run_client(again):
-        next_note = await fake.wait_for_message(
-            channel, lambda m: "the bot played" in (m.content or ""), after=note.id
-        )
-        assert next_note.id != note.id
-        table.bot = again
-        stored = await table.stored()
-        assert len(stored.game.public_view()["trick"]) == 2
-        assert [t.payload["card"] for t in await again.timers.pending()] == [2]
-
-
-async def test_a_restart_mid_trick_keeps_the_old_buttons_working(
-    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
-) -> None:
-    fake = fake_discord
-    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd", "Dee"])
-    bot = make_bot(db_path, clock)
-    running = fake.run_client(bot)
-    await running.start()
-    table = Table(fake, bot, guild, channel, users)
-    game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 0})
-    await table.step()  # the pass
-    await table.step()
-    await table.step()
+    mark = fake.mark()
+    await table.play_to_the_end()
     stored = await table.stored()
-    view = stored.game.public_view()
-    turn = view["turn"]
-    code = stored.game.view(turn)["legal"][0]
-    custom_id = f"gn:papayoo:{game_id}:play:1.0.{code}"
-    old = await table.controls(table.user(turn), custom_id)
-    board = table.table_message(stored)
-    await running.crash()
-    await bot.store.close()
+    assert stored.status == "over"
+    cards = 4 * 60
+    calls = [c for c in fake.calls_since(mark) if "/interactions/" not in c.path]
+    per_card = len(calls) / cards
+    print(f"REST calls per card (answers aside): {per_card:.2f} ({len(calls)} for {cards})")
+    assert per_card <= 2.2
 
-    again = make_bot(db_path, clock)
-    async with fake.run_client(again):
-        table.bot = again
-        played = await fake.click(table.user(turn), old, custom_id)
-        assert played.callback_type == 7 and "You played" in played.text
-        assert card(code) in fake.message(board.id).text
-        assert len((await table.stored()).game.public_view()["trick"]) == 3
+    # The channel: the table (the lobby, edited), the start ping, one record per round.
+    mine = fake.channel_messages(channel)
+    assert mine[0].id == lobby_id and mine[1].id == started.id
+    assert len(mine) <= 10 and len(mine) == 2 + 4
+    rounds = [fake.text_of(m) for m in mine[2:]]
+    for n, text in enumerate(rounds, start=1):
+        assert f"Papayoo #{game.id} · round {n}/4 is over" in text
+    assert f"Papayoo #{game.id} · game over" in rounds[-1]
+
+    # Each player's DMs hold their hand and nothing else; no live control is left on it.
+    for user in users:
+        [hand] = fake.dms(user)
+        assert live_controls(fake, hand) == []
+        assert t("seated.hand_over", "fr" if user.locale == "fr" else "en") in hand.text
+
+    # The score line says which number is the total and which the round's.
+    result = stored.game.result()
+    board = fake.message(lobby_id)
+    assert fake.buttons(board) == []
+    last_round = result["rounds"][-1]
+    for user in users:
+        p = str(user.id)
+        line = f"<@{p}>: **{result['scores'][p]}** in all · this round +{last_round[p]}"
+        assert line in board.text
+        assert f"<@{p}>: +{last_round[p]} → {result['scores'][p]}" in rounds[-1]
+
+    # A card reads the same on its button, in the hand and on the table.
+    labels = set()
+    for user in users:
+        for version in fake.dms(user)[0].versions:
+            text = message_text(version.content, version.embeds, [])
+            for comp in version.components:
+                for button in comp.get("components", []):
+                    if button.get("type") == 2:
+                        label = button["label"]
+                        assert CARD.match(label), label
+                        assert label in text
+                        labels.add(label)
+    assert "P12" in labels and any(label.endswith("♥") for label in labels)
+    trick_lines = [
+        line
+        for v in board.versions
+        for line in message_text(v.content, v.embeds, []).splitlines()
+        if re.match(r"^<@\d+> \S+$", line)
+    ]
+    assert trick_lines and all(CARD.match(line.split()[-1]) for line in trick_lines)
+
+    # The French player reads French, the others English.
+    cyd, ana = transcript(fake, users[2]), transcript(fake, users[0])
+    dm_fr = fake.dms(users[2])[0].versions
+    assert all("Votre main" in message_text(v.content, v.embeds, []) for v in dm_fr)
+    assert not any("Your hand" in message_text(v.content, v.embeds, []) for v in dm_fr)
+    assert any("Your hand (15)" in text for text in ana)
+    assert len(cyd) > len(rounds)
+    assert_hands_stay_private(table)
+    cyd_dm = [message_text(v.content, v.embeds, []) for v in dm_fr]
+    assert any("remporte le pli" in text for text in cyd_dm)
+    assert not any("takes the trick" in text or "played" in text for text in cyd_dm)
+
+
+# -- helpers for the shorter games -------------------------------------------------------------
+
+
+async def start(table: Table, options: dict[str, Any] | None = None) -> int:
+    """Open, join and start (one round, no turn timer unless the test says otherwise)."""
+    return await table.open_and_start({"rounds": 1, "turn_seconds": 0, **(options or {})})
+
+
+async def version(table: Table) -> int:
+    return (await table.stored()).version
+
+
+async def pass_all(table: Table) -> None:
+    stored = await table.stored()
+    for player in stored.game.public_view()["to_act"]:
+        await table.pass_cards(player)
+    await table.record_hands()
+
+
+def hand_of(table: Table, user: FakeUser) -> FakeMessage:
+    [dm] = table.fake.dms(user)
+    return dm
+
+
+def still_showing(msg: FakeMessage, earlier: Any) -> FakeMessage:
+    """The message with the controls of an ``earlier`` version again: a click racing the edit
+    that removed them (Discord routes a click only for controls on the message)."""
+    msg.components = copy.deepcopy(earlier.components)
+    return msg
+
+
+def custom_ids(fake: FakeDiscord, msg: FakeMessage) -> list[str]:
+    return [c["custom_id"] for c in live_controls(fake, msg)]
+
+
+# -- 2. closed DMs ------------------------------------------------------------------------------
+
+
+async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in_the_channel(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(SeatedCog, "NOTICE_DELAY", 0.05)
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], closed=["Cyd"])
+    ana, _, cyd = table.users
+    async with fake.run_client(table.bot):
+        game_id = await start(table)
+        assert fake.dms(cyd) == []
+        ping = fake.channel_messages(table.channel)[1]
+        assert f"<@{cyd.id}>" in ping.content  # the start ping names everyone
+
+        # Nobody acted: Cyd's notice is a mention in the channel, the others' a DM.
+        notice = await fake.wait_for_message(
+            table.channel, lambda m: m.id > ping.id and f"<@{cyd.id}>" in m.content
+        )
+        assert [u.id for u in notice.mentions] == [cyd.id]
+        assert f"Papayoo #{game_id}" in notice.content and "Show my hand" in notice.content
+        await fake.wait_for(lambda: len(fake.dms(ana)) == 2)
+        assert "🔔 Your turn in Papayoo" in fake.dms(ana)[-1].content
+
+        # Cyd passes from the ephemeral copy of his hand; his notice goes at once.
+        await table.pass_cards(str(cyd.id))
+        shown = fake.ephemerals(cyd)
+        assert shown and all(m.visible_to is cyd for m in shown)
+        await fake.wait_for(lambda: fake.message(notice.id).deleted)
+        await pass_all(table)
+        await fake.wait_for(lambda: len(fake.dms(ana)) == 1)
+
         await table.play_to_the_end()
         assert (await table.stored()).status == "over"
+        assert fake.dms(cyd) == []
+        assert len(await table.bot.store.results.for_game(game_id)) == 3
+
+        # Notices came and went: the channel keeps the table, the ping and the record.
+        def channel_settled() -> bool:
+            return len(fake.channel_messages(table.channel)) == 3 and all(
+                len(fake.dms(u)) == 1 for u in table.users if u is not cyd
+            )
+
+        await fake.wait_for(channel_settled)
+        gone = [
+            m
+            for m in fake.channel_messages(table.channel, include_deleted=True)
+            if m.deleted
+        ]
+        assert gone and all(f"<@{cyd.id}>" in m.content for m in gone)
         assert_hands_stay_private(table)
 
 
-async def test_the_lobby_refuses_clearly_and_changes_nothing(
+# -- 3. two copies of one hand ------------------------------------------------------------------
+
+
+async def test_the_dm_and_the_show_my_hand_copy_always_show_the_same_hand(
     fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
 ) -> None:
     fake = fake_discord
-    names = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
-    _, channel, users = office(fake, names, french=["Ivy"])
-    ana, bob, *_, ivy = users
-    bot = make_bot(db_path, clock)
-    async with fake.run_client(bot):
-        bad = await fake.slash(ana, channel, "papayoo new", {"turn_seconds": 5})
-        assert bad.ephemeral and "0 (off) or from 15 to 600" in bad.text
-        lobby = await fake.slash(ana, channel, "papayoo new")
-        lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
+    ana = table.users[0]
+    me = str(ana.id)
+    async with fake.run_client(table.bot):
+        game_id = await start(table)
+        dm = hand_of(table, ana)
+        eph = await table.show_hand(ana)
+        assert eph.embeds == dm.embeds
+        old_pick = custom_ids(fake, eph)
+        assert old_pick == custom_ids(fake, dm) and old_pick[0].startswith("gns:")
+        first = eph.snapshot()
 
-        async def refused(user, label, needle):  # type: ignore[no-untyped-def]
-            version = (await bot.store.games.require(lobby_id)).version
-            answer = await fake.click(user, lobby, label=label)
-            assert answer.ephemeral and needle in answer.text, answer.text
-            assert (await bot.store.games.require(lobby_id)).version == version
-
-        await refused(bob, "Start", "Only the host (<@")
-        await refused(bob, "Cancel", "Only the host")
-        await refused(bob, "Leave", "not at this table")
-        await refused(ana, "Leave", "The host cannot leave")
-        assert (await fake.click(bob, lobby, label="Join")).callback_type == 7
-        await refused(bob, "Join", "already at this table")
-        await refused(ana, "Start", "at least 3 players; there are 2")
-        for user in users[2:8]:
-            assert (await fake.click(user, lobby, label="Join")).callback_type == 7
-        await refused(ivy, "Join", "La table est complète (8 joueurs)")
-        assert "Players (8/8)" in fake.message(lobby.response.id).text  # type: ignore[union-attr]
-        assert (await fake.click(bob, lobby, label="Leave")).callback_type == 7
-        assert (await fake.click(ana, lobby, label="Cancel")).callback_type == 7
-        assert fake.buttons(lobby) == []
-        stored = await bot.store.games.require(lobby_id)
-        assert stored.status == "voided"
-        assert await bot.store.games.find(kind="papayoo") == []
-
-
-async def test_bad_moves_are_refused_and_change_nothing(
-    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
-) -> None:
-    fake = fake_discord
-    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd", "Zed"])
-    zed = users[3]
-    bot = make_bot(db_path, clock)
-    async with fake.run_client(bot):
-        table = Table(fake, bot, guild, channel, users[:3])
-        game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 0})
-
-        async def unchanged(result, needle):  # type: ignore[no-untyped-def]
-            assert result.ephemeral and needle in result.text, result.text
-            assert (await table.stored()).version == version
-
+        # A pass from the DM: the ephemeral copy follows, its select gone.
         stored = await table.stored()
-        version = stored.version
-        ana = users[0]
-        hand = stored.game.view(str(ana.id))["hand"]
-        choose = f"gns:papayoo:{game_id}:choose:1"
-        dm = fake.dms(ana)[-1]
-        await unchanged(await forge(fake, ana, dm, choose, hand[:2]), "exactly 5 cards, not 2")
-        picked = await fake.select(ana, dm, choose, hand[:5])
-        confirm = next(b.custom_id for b in fake.buttons(picked) if ":pass:" in b.custom_id)
-        short = confirm.rsplit("-", 3)[0]  # a Confirm carrying 2 cards only
-        retarget(picked.response, confirm, short)
-        await unchanged(await forge(fake, ana, picked.response, short), "exactly 5 cards")
-        retarget(picked.response, short, confirm)
-        nobody = await fake.click(zed, table.table_message(stored), label="Show my hand")
-        await unchanged(nobody, "not playing in this game")
+        cards = stored.game.view(me)["hand"][:5]
+        picked = await fake.select(ana, dm, old_pick[0], cards, settle=0)
+        assert picked.callback_type == 7
+        await table.quiet()
+        eph = fake.message(eph.id)
+        assert eph.embeds == fake.message(dm.id).embeds
+        assert "Your pass is locked" in eph.text and custom_ids(fake, eph) == []
 
-        for player in stored.game.public_view()["players"]:
-            await table.pass_cards(player)
-        stored = await table.stored()
-        version = stored.version
-        view = stored.game.public_view()
-        turn, waiting = view["turn"], next(p for p in view["players"] if p != view["turn"])
-        mine = stored.game.view(turn)
-        prefix = f"gn:papayoo:{game_id}:play:1.0."
-        msg = await table.controls(table.user(turn), prefix)
-        first = prefix + mine["legal"][0]
-        elsewhere = next(c for c in stored.game.view(waiting)["hand"])
-        forged = prefix + elsewhere
-        retarget(msg, first, forged)
-        not_mine = await forge(fake, table.user(turn), msg, forged)
-        await unchanged(not_mine, f"{card(elsewhere)} is not in your hand")
-        retarget(msg, forged, first)
-        shown = await fake.click(
-            table.user(waiting), table.table_message(stored), label="Show my hand"
-        )
-        assert shown.response is not None and fake.buttons(shown) == []
-        shown.response.components.append(
-            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]}
-        )
-        out_of_turn = await forge(fake, table.user(waiting), shown.response, first)
-        await unchanged(out_of_turn, f"It is <@{turn}>'s turn, not yours.")
-        # A card button on a shared message would be answered with the hand: refused.
-        board = table.table_message(stored)
-        board.components.append(
-            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": first}]}
-        )
-        public = await forge(fake, table.user(turn), board, first)
-        board.components.pop()
-        await unchanged(public, "This button does nothing any more.")
-        assert card(mine["hand"][0]) not in fake.message(board.id).text
+        # Its old select, clicked as the edit lands, changes nothing and refreshes.
+        before = await version(table)
+        stale = await fake.select(ana, still_showing(eph, first), old_pick[0], cards)
+        assert stale.callback_type == 7 and not stale.followups
+        assert t("seated.stale", "en") in stale.text
+        assert await version(table) == before
 
-        await table.play_card(turn)  # leads; now the follower must follow suit
-        stored = await table.stored()
-        version = stored.version
-        follower = stored.game.public_view()["turn"]
-        follow = stored.game.view(follower)
-        off_suit = [c for c in follow["hand"] if c not in follow["legal"]]
-        msg = await table.controls(table.user(follower), prefix)
-        assert off_suit, "this deal gives the follower cards of another suit"
-        bad = await forge(fake, table.user(follower), msg, prefix + off_suit[0])  # disabled
-        await unchanged(bad, "You must follow")
-        # The follower also opens their hand from the table, and plays from there.
-        table_msg = table.table_message(await table.stored())
-        await fake.click(table.user(follower), table_msg, f"gn:hand:papayoo:{game_id}")
-        await table.play_card(follower)
-        await table.step()  # the trick is complete
-        assert any(not b.disabled for b in fake.buttons(msg))  # the DM still offers cards
-        version = (await table.stored()).version
-        stale = await fake.click(table.user(follower), msg, prefix + follow["legal"][-1])
-        await unchanged(stale, "earlier turn")
-
-        # A double click plays once.
-        stored = await table.stored()
-        turn = stored.game.public_view()["turn"]
-        code = stored.game.view(turn)["legal"][0]
-        custom_id = f"gn:papayoo:{game_id}:play:1.1.{code}"
-        msg = await table.controls(table.user(turn), custom_id)
-        both = await asyncio.gather(
-            fake.click(table.user(turn), msg, custom_id),
-            fake.click(table.user(turn), msg, custom_id),
-        )
-        assert sorted(r.callback_type for r in both) == [4, 7]
-        assert (await table.stored()).version == stored.version + 1
-        assert_hands_stay_private(table)
-
-
-def retarget(message, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
-    """Rewrite one component's custom id in the fake's copy (a tampered client)."""
-    for row in message.components:
-        for comp in row.get("components", []):
-            if comp.get("custom_id") == old:
-                comp["custom_id"] = new
-                comp["disabled"] = False
-                return
-    raise LookupError(old)
-
-
-async def test_a_lobby_nobody_starts_expires_and_the_channel_is_told(
-    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
-) -> None:
-    fake = fake_discord
-    _, channel, users = office(fake, ["Ana", "Bob"], french=["Bob"])
-    ana, bob = users
-    bot = make_bot(db_path, clock)
-    async with fake.run_client(bot):
-        lobby = await fake.slash(ana, channel, "papayoo new")
-        assert lobby.response is not None
-        lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
-        assert (await fake.click(bob, lobby, label="Join")).callback_type == 7
-        clock.advance(minutes=29)
-        assert await bot.timers.run_due() == 0
-        clock.advance(minutes=2)
-        assert await bot.timers.run_due() == 1
-        notice = await fake.wait_for_message(channel, lambda m: "⌛" in (m.content or ""))
-        assert notice.content == (
-            f"⌛ The Papayoo table opened by <@{ana.id}> was not started within 30 minutes"
-            " and is closed. Open a new one with `/papayoo new`."
-        )
-        message = fake.message(lobby.response.id)
-        assert fake.buttons(message) == []  # nobody is left with a live Join or Start
-        assert "Nobody started this table within 30 minutes" in message.text
-        assert (await bot.store.games.require(lobby_id)).status == "voided"
-        assert await bot.store.results.for_game(lobby_id) == []
-
-        # A lobby that is cancelled (or started) leaves no expiry timer behind.
-        other = await fake.slash(ana, channel, "papayoo new")
-        assert len(await bot.timers.pending()) == 1
-        assert (await fake.click(ana, other, label="Cancel")).callback_type == 7
-        assert await bot.timers.pending() == []
-
-
-async def test_the_host_or_an_admin_abandons_a_running_game(
-    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
-) -> None:
-    fake = fake_discord
-    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"])
-    ana, bob, _ = users
-    admin = fake.add_user("Max")
-    fake.add_member(guild, admin, permissions=discord.Permissions(manage_guild=True))
-    bot = make_bot(db_path, clock)
-    async with fake.run_client(bot):
-        table = Table(fake, bot, guild, channel, users)
-        game_id = await table.open_and_start({"rounds": 1, "turn_seconds": 30})
-        await table.step()  # the pass
-        stored = await table.stored()
-        turn = stored.game.public_view()["turn"]
-        prefix = f"gn:papayoo:{game_id}:play:1.0."
-        old = await table.controls(table.user(turn), prefix)
-
-        refused = await fake.slash(bob, channel, "papayoo abandon")
-        assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
-        assert (await table.stored()).version == stored.version
-        wrong = await fake.slash(admin, channel, "papayoo abandon", {"game": game_id + 100})
-        assert wrong.ephemeral and f"no Papayoo game #{game_id + 100}" in wrong.text
-
-        ended = await fake.slash(admin, channel, "papayoo abandon", {"game": game_id})
-        assert not ended.ephemeral
-        assert ended.content == (
-            f"🛑 <@{admin.id}> ended Papayoo #{game_id}. The game is abandoned:"
-            " no result is recorded and its buttons no longer work."
-        )
-        stored = await table.stored()
-        assert stored.status == "voided"
-        assert await bot.store.results.for_game(game_id) == []
-        assert await bot.timers.pending() == []
-        board = table.table_message(stored)
-        assert fake.buttons(board) == [] and "ended early" in board.text
-
-        # The player's DM still had card buttons: the click says why and strips them.
-        button = next(b for b in fake.buttons(old) if not b.disabled)
-        stale = await fake.click(table.user(turn), old, button.custom_id)
-        assert stale.callback_type == 7
-        assert (
-            stale.content == f"Papayoo #{game_id} was ended early: there is nothing more to play."
-        )
-        assert fake.buttons(old) == []
-        assert (await table.stored()).version == stored.version
-        none = await fake.slash(ana, channel, "papayoo abandon")
-        assert none.ephemeral and "No Papayoo game is running" in none.text
-
-        # The host needs no permission, nor a game number when it is the only one here
-        # (nor is the host lost for a game started before the meta kept it: see its lobby).
-        second = await table.open_and_start({"rounds": 1, "turn_seconds": 0})
-        assert second != game_id
-        meta = {k: v for k, v in (await table.stored()).meta.items() if k != "host"}
-        await bot.store.db.execute(
-            "UPDATE games SET meta = ? WHERE id = ?", (json.dumps(meta), second)
-        )
-        mine = await fake.slash(ana, channel, "papayoo abandon")
-        assert not mine.ephemeral and f"ended Papayoo #{second}" in mine.content
-        assert (await table.stored()).status == "voided"
+        # Play from the ephemeral copy: the DM follows, its buttons gone.
+        await pass_all(table)
+        while (await table.stored()).game.public_view()["turn"] != me:
+            await table.step()
+        eph = await table.show_hand(ana)
+        old_buttons = custom_ids(fake, eph)
+        assert old_buttons == custom_ids(fake, fake.message(dm.id))
+        first = fake.message(dm.id).snapshot()
+        played = await fake.click(ana, eph, old_buttons[0], settle=0)
+        assert played.callback_type == 7
+        await table.quiet()
+        dm = fake.message(dm.id)
+        assert dm.embeds == fake.message(eph.id).embeds
+        assert custom_ids(fake, dm) == []
+        before = await version(table)
+        stale = await fake.click(ana, still_showing(dm, first), old_buttons[0])
+        assert stale.callback_type == 7 and t("seated.stale", "en") in stale.text
+        assert await version(table) == before
+        assert custom_ids(fake, fake.message(dm.id)) == []
+        assert "Your hand (19)" in fake.message(eph.id).text
+        assert f"gn:papayoo:{game_id}:do:" in old_buttons[0]
         assert_hands_stay_private(table)
