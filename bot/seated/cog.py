@@ -907,6 +907,9 @@ class SeatedCog(commands.Cog):
         stored = await self.bot.store.games.get(int(payload["game_id"]))
         if stored is None or not stored.is_active:
             return
+        deadline = await self.deadline(stored)
+        if deadline is not None and deadline <= self.bot.clock.now():
+            return  # overdue (the bot was down): the move itself comes at once, unannounced
         now = stored.game.to_act()
         late = [p for p in payload.get("players") or now if p in now and not is_computer(p)]
         await self.notices.warn(stored.id, late)
