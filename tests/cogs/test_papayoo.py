@@ -362,3 +362,123 @@ async def test_the_dm_and_the_show_my_hand_copy_always_show_the_same_hand(
         assert "Your hand (19)" in fake.message(eph.id).text
         assert f"gn:papayoo:{game_id}:do:" in old_buttons[0]
         assert_hands_stay_private(table)
+
+
+# -- 4. the turn timer --------------------------------------------------------------------------
+
+
+async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_after_a_restart(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
+    running = fake.run_client(table.bot)
+    await running.start()
+    try:
+        game_id = await start(table, {"turn_seconds": 30})
+        await pass_all(table)
+        stored = await table.stored()
+        turn = stored.game.public_view()["turn"]
+        sleeper = table.user(turn)
+        [timer] = [t for t in await table.bot.timers.pending() if t.kind == "papayoo.turn"]
+        assert timer.due_at == clock.now() + timedelta(seconds=30)
+        board = table.table_message(stored)
+        assert "<t:" in board.text and f"<@{turn}>" in board.text
+        dm = hand_of(table, sleeper)
+        asleep = dm.snapshot()
+        mine = custom_ids(fake, dm)
+
+        # 15 s before the move: a warning, as a new DM (it notifies), with the deadline.
+        clock.advance(seconds=14)
+        assert await table.bot.timers.run_due() == 0
+        clock.advance(seconds=2)
+        assert await table.bot.timers.run_due() == 1
+        warning = await fake.wait_for(lambda: fake.dms(sleeper)[1:])
+        assert warning[0].content.startswith(f"⏳ Your turn in Papayoo #{game_id}")
+        assert "<t:" in warning[0].content
+        assert (await table.stored()).version == stored.version
+
+        # Time is up: the bot plays the lowest legal card, on the table and in the hand.
+        expected = stored.game.auto_action(turn)["card"]
+        clock.advance(seconds=15)
+        assert await table.bot.timers.run_due() == 1
+        await table.quiet()
+        after = await table.stored()
+        assert after.game.public_view()["trick"] == [{"player": turn, "card": expected}]
+        shown = RENDER.card(expected)
+        assert f"⏱ Time is up for <@{turn}>: the bot played {shown}." in board.text
+        assert f"⏱ Your time ran out, so the bot moved for you: {shown}." in dm.text
+        assert custom_ids(fake, dm) == []
+        await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)  # the warning is gone
+
+        # The sleeper's button, clicked as the bot's move lands, plays nothing more.
+        stale = await fake.click(sleeper, still_showing(dm, asleep), mine[0])
+        assert stale.callback_type == 7 and t("seated.stale", "en") in stale.text
+        assert (await table.stored()).version == after.version
+
+        # The next player's deadline is in the database: it fires after a crash.
+        nxt = after.game.public_view()["turn"]
+        expected = after.game.auto_action(nxt)["card"]
+        await running.crash()
+        await table.bot.store.close()
+    finally:
+        if running.task is not None and not running.task.done():
+            await running.close()
+    clock.advance(seconds=31)
+    table.bot = make_bot(db_path, clock)
+    async with fake.run_client(table.bot):
+        await table.bot.timers.run_due()
+        await table.quiet()
+        trick = (await table.stored()).game.public_view()["trick"]
+        assert trick[-1] == {"player": nxt, "card": expected}
+        line = f"⏱ Time is up for <@{nxt}>: the bot played {RENDER.card(expected)}."
+        await fake.wait_for(lambda: line in fake.message(board.id).text)
+        late = table.user(nxt)
+        assert "the bot moved for you" in hand_of(table, late).text
+        assert late.dm_channel is not None
+        # Its warning would have come after the deadline: none was sent.
+        assert len(fake.channel_messages(late.dm_channel, include_deleted=True)) == 1
+        assert len(fake.channel_messages(table.channel)) == 2  # no new channel message
+
+
+# -- 5. a crash ---------------------------------------------------------------------------------
+
+
+async def test_after_a_crash_mid_trick_the_old_dm_buttons_still_play(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd", "Dee"])
+    running = fake.run_client(table.bot)
+    await running.start()
+    try:
+        await start(table)
+        await pass_all(table)
+        await table.step()
+        await table.step()
+        stored = await table.stored()
+        turn = stored.game.public_view()["turn"]
+        code = stored.game.view(turn)["legal"][0]
+        custom_id = table.play_id(stored, turn, code)
+        old = hand_of(table, table.user(turn))
+        assert custom_id in custom_ids(fake, old)
+        await running.crash()
+        await table.bot.store.close()
+    finally:
+        if running.task is not None and not running.task.done():
+            await running.close()
+
+    table.bot = make_bot(db_path, clock)
+    async with fake.run_client(table.bot):
+        played = await fake.click(table.user(turn), old, custom_id)
+        assert played.callback_type == 7 and custom_ids(fake, old) == []
+        after = await table.stored()
+        assert after.version == stored.version + 1
+        assert after.game.public_view()["trick"][-1] == {"player": turn, "card": code}
+        await table.quiet()
+        board = table.table_message(after)
+        assert f"<@{turn}> {RENDER.card(code)}" in board.text
+        await table.play_to_the_end()
+        assert (await table.stored()).status == "over"
+        assert all(len(fake.dms(u)) == 1 for u in table.users)
+        assert_hands_stay_private(table)
