@@ -47,6 +47,8 @@ class Table:
     game_id: int = 0
     hands_seen: dict[int, list[str]] = field(default_factory=dict)
     """Every full hand text each player held (at the deal and after the pass)."""
+    computer_hands: list[str] = field(default_factory=list)
+    """The same for computer seats (whose hands nobody may see)."""
 
     def user(self, player: str) -> FakeUser:
         return next(u for u in self.users if str(u.id) == player)
@@ -118,7 +120,10 @@ class Table:
         stored = await self.stored()
         for player in stored.game.public_view()["players"]:
             hand = stored.game.view(player)["hand"]
-            self.hands_seen.setdefault(int(player), []).append(hand_text(hand))
+            if player.startswith("cpu"):
+                self.computer_hands.append(hand_text(hand))
+            else:
+                self.hands_seen.setdefault(int(player), []).append(hand_text(hand))
 
     def pick_id(self, stored: StoredGame, player: str) -> str:
         return f"gns:papayoo:{self.game_id}:pick:{stamp(stored.game.legal_actions(player))}"

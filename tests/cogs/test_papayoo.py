@@ -84,6 +84,8 @@ def assert_hands_stay_private(table: Table) -> None:
             where = {who for who, text in seen if hand in text}
             assert where <= {str(owner)}, f"{owner}'s hand shown to {where}"
             assert str(owner) in where, "the owner never saw their hand"
+    for hand in table.computer_hands:
+        assert not [who for who, text in seen if hand in text], "a computer's hand was shown"
 
 
 def live_controls(fake: FakeDiscord, msg: FakeMessage) -> list[dict[str, Any]]:
@@ -482,3 +484,165 @@ async def test_after_a_crash_mid_trick_the_old_dm_buttons_still_play(
         assert (await table.stored()).status == "over"
         assert all(len(fake.dms(u)) == 1 for u in table.users)
         assert_hands_stay_private(table)
+
+
+# -- 6. computer seats --------------------------------------------------------------------------
+
+
+def lobby_id_of(fake: FakeDiscord, lobby: Any) -> int:
+    return int(fake.buttons(lobby)[0].custom_id.split(":")[2])
+
+
+async def seat_computer(fake: FakeDiscord, host: FakeUser, lobby: Any, level: str) -> Any:
+    custom_id = f"gns:papayoo_lobby:{lobby_id_of(fake, lobby)}:add_computer"
+    return await fake.select(host, lobby, custom_id, [level])
+
+
+async def play_humans_to_the_end(table: Table) -> None:
+    """The humans move when it is their turn; computers must never hold the game up."""
+    for _ in range(200):
+        stored = await table.stored()
+        if not stored.is_active:
+            return
+        view = stored.game.public_view()
+        humans = [p for p in view["to_act"] if not p.startswith("cpu")]
+        assert humans, f"the computers hold the game up: {view['to_act']}"
+        if view["phase"] == "pass":
+            await table.pass_cards(humans[0])
+        else:
+            await table.play_card(humans[0])
+    raise AssertionError("the game did not end")
+
+
+async def test_the_host_seats_two_computers_and_plays_a_game_against_them(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob"])
+    ana, bob = table.users
+    table.users = [ana]
+    async with fake.run_client(table.bot):
+        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 1})
+        refused = await seat_computer(fake, bob, lobby, "easy")
+        assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
+        assert (await seat_computer(fake, ana, lobby, "normal")).callback_type == 7
+        assert (await seat_computer(fake, ana, lobby, "hard")).callback_type == 7
+        text = fake.message(lobby.response.id).text
+        assert "🤖 Computer 1 · normal" in text and "🤖 Computer 2 · hard" in text
+        assert "Players (3/8)" in text
+        assert (await fake.click(ana, lobby, label="Start")).callback_type == 7
+        [game] = await table.bot.store.games.find(kind="papayoo", channel_id=table.channel.id)
+        table.game_id = game.id
+        await table.quiet()
+        await table.record_hands()
+        assert game.game.public_view()["players"] == [str(ana.id), "cpu1", "cpu2"]
+        assert game.meta["computers"] == {"cpu1": "normal", "cpu2": "hard"}
+
+        await play_humans_to_the_end(table)
+        stored = await table.stored()
+        assert stored.status == "over"
+        board = table.table_message(stored)
+        assert "🤖 Computer 1" in board.text and "🤖 Computer 2" in board.text
+        # Only the human got a DM (nobody to send the computers one) and a result line.
+        assert len(fake.dms(ana)) == 1 and fake.dms(bob) == []
+        assert fake.count("POST", "/users/@me/channels") == 1
+        assert [r.user_id for r in await table.bot.store.results.for_game(game.id)] == [ana.id]
+        record = fake.text_of(fake.channel_messages(table.channel)[-1])
+        assert "🤖 Computer 2: +" in record
+        assert_hands_stay_private(table)
+
+
+async def test_a_computer_cannot_take_a_seat_at_a_full_table(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob"])
+    ana, bob = table.users
+    async with fake.run_client(table.bot):
+        lobby = await fake.slash(ana, table.channel, "papayoo new")
+        lobby_id = lobby_id_of(fake, lobby)
+        for _ in range(7):
+            assert (await seat_computer(fake, ana, lobby, "easy")).callback_type == 7
+        assert "Players (8/8)" in fake.message(lobby.response.id).text
+        before = (await table.bot.store.games.require(lobby_id)).version
+        full = await seat_computer(fake, ana, lobby, "hard")
+        assert full.ephemeral and "The table is full (8 players)." in full.text
+        late = await fake.click(bob, lobby, label="Join")
+        assert late.ephemeral and "The table is full (8 players)." in late.text
+        assert (await table.bot.store.games.require(lobby_id)).version == before
+        assert "🤖 Computer 8" not in fake.message(lobby.response.id).text
+
+        # The host frees a seat: the last computer goes, Bob may sit.
+        freed = await fake.click(ana, lobby, label="Remove a computer player")
+        assert freed.callback_type == 7
+        assert "🤖 Computer 7" not in fake.message(lobby.response.id).text
+        assert (await fake.click(bob, lobby, label="Join")).callback_type == 7
+        assert "Players (8/8)" in fake.message(lobby.response.id).text
+
+
+# -- 7. the lobby -------------------------------------------------------------------------------
+
+
+async def test_the_lobby_refuses_clearly_and_changes_nothing(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], french=["Cyd"])
+    ana, bob, cyd = table.users
+    bot = table.bot
+    async with fake.run_client(bot):
+        bad = await fake.slash(ana, table.channel, "papayoo new", {"turn_seconds": 5})
+        assert bad.ephemeral and "0 (off) or from 15 to 600 seconds, not 5" in bad.text
+        lobby = await fake.slash(ana, table.channel, "papayoo new")
+        lobby_id = lobby_id_of(fake, lobby)
+        shown = lobby.response.snapshot()
+
+        async def refused(user: FakeUser, label: str, needle: str) -> None:
+            before = (await bot.store.games.require(lobby_id)).version
+            answer = await fake.click(user, lobby, label=label)
+            assert answer.ephemeral and needle in answer.text, answer.text
+            assert (await bot.store.games.require(lobby_id)).version == before
+
+        await refused(bob, "Start", f"Only the host (<@{ana.id}>) can do that.")
+        await refused(bob, "Cancel", f"Only the host (<@{ana.id}>) can do that.")
+        await refused(bob, "Leave", "You are not at this table.")
+        await refused(ana, "Leave", "The host cannot leave")
+        await refused(ana, "Join", "You are already at this table.")
+
+        # Two devices join at the same moment: one seat, the other told so.
+        both = await asyncio.gather(
+            fake.click(bob, lobby, label="Join"), fake.click(bob, lobby, label="Join")
+        )
+        assert sorted(r.callback_type for r in both) == [4, 7]
+        [told] = [r for r in both if r.ephemeral]
+        assert "You are already at this table." in told.text
+        stored = await bot.store.games.require(lobby_id)
+        assert stored.game.public_view()["players"] == [str(ana.id), str(bob.id)]
+        await refused(ana, "Start", "At least 3 players are needed; there are 2.")
+        await refused(cyd, "Leave", "Vous n'êtes pas à cette table.")
+
+        # Nobody starts it: it closes, its buttons go, no result is kept.
+        clock.advance(minutes=29)
+        assert await bot.timers.run_due() == 0
+        clock.advance(minutes=2)
+        assert await bot.timers.run_due() == 1
+        closed = fake.message(lobby.response.id)
+        assert fake.buttons(closed) == [] and fake.selects(closed) == []
+        assert "Nobody started this table within 30 minutes: it is closed." in closed.text
+        assert (await bot.store.games.require(lobby_id)).status == "voided"
+        assert await bot.store.results.for_game(lobby_id) == []
+        assert await bot.store.games.find(kind="papayoo") == []
+
+        # A click that raced the closing edit is told the table is closed.
+        before = (await bot.store.games.require(lobby_id)).version
+        late = await fake.click(cyd, still_showing(closed, shown), label="Join")
+        assert late.ephemeral and "Cette table est fermée" in late.text, late.text
+        assert (await bot.store.games.require(lobby_id)).version == before
+
+        # A cancelled lobby leaves no expiry timer behind.
+        other = await fake.slash(ana, table.channel, "papayoo new")
+        assert len(await bot.timers.pending()) == 1
+        assert (await fake.click(ana, other, label="Cancel")).callback_type == 7
+        assert fake.buttons(other) == []
+        assert "The host cancelled this table." in fake.message(other.response.id).text
+        assert await bot.timers.pending() == []
