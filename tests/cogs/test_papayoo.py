@@ -646,3 +646,219 @@ async def test_the_lobby_refuses_clearly_and_changes_nothing(
         assert fake.buttons(other) == []
         assert "The host cancelled this table." in fake.message(other.response.id).text
         assert await bot.timers.pending() == []
+
+
+# -- 8. bad moves -------------------------------------------------------------------------------
+
+
+async def test_bad_moves_are_refused_and_change_nothing(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd", "Zed"])
+    ana, bob, _, zed = table.users
+    table.users = table.users[:3]
+    async with fake.run_client(table.bot):
+        game_id = await start(table)
+        stored = await table.stored()
+        before = stored.version
+
+        async def unchanged(result: Any, needle: str) -> None:
+            assert needle in result.text, result.text
+            assert await version(table) == before
+
+        # Someone who does not play asks for a hand.
+        nobody = await fake.click(zed, table.table_message(stored), label="Show my hand")
+        assert nobody.ephemeral
+        await unchanged(nobody, "You are not playing in this game.")
+
+        # A tampered pass: a card Ana does not hold, or one card twice.
+        me = str(ana.id)
+        dm = hand_of(table, ana)
+        pick = table.pick_id(stored, me)
+        hand = stored.game.view(me)["hand"]
+        other = stored.game.view(str(bob.id))["hand"][0]
+        foreign = await forge(fake, ana, dm, pick, [other, *hand[:4]])
+        assert foreign.ephemeral
+        await unchanged(foreign, f"{RENDER.card(other)} is not in your hand.")
+        twice = await forge(fake, ana, dm, pick, [hand[0], *hand[:4]])
+        await unchanged(twice, "You cannot pass the same card twice.")
+
+        # Another player's controls: Bob's client showing Ana's select plays nothing of hers
+        # (only his own hand comes back); a hand control on the public table does nothing.
+        bobs = hand_of(table, bob)
+        theirs = await fake.select(bob, still_showing(bobs, dm.snapshot()), pick, hand[:5])
+        assert not theirs.ephemeral and t("seated.stale", "en") in theirs.text
+        assert hand[0] not in fake.message(bobs.id).text
+        assert await version(table) == before
+        board = table.table_message(stored)
+        untouched = board.snapshot()
+        public = await fake.select(ana, still_showing(board, dm.snapshot()), pick, hand[:5])
+        assert public.ephemeral
+        await unchanged(public, "This button does nothing any more.")
+        still_showing(board, untouched)
+
+        # A double click (two devices, or an impatient finger): one card, the second quiet.
+        await pass_all(table)
+        stored = await table.stored()
+        turn = stored.game.public_view()["turn"]
+        user = table.user(turn)
+        mine = hand_of(table, user)
+        code = stored.game.view(turn)["legal"][0]
+        custom_id = table.play_id(stored, turn, code)
+        earlier = mine.snapshot()
+        both = await asyncio.gather(
+            fake.click(user, mine, custom_id), fake.click(user, mine, custom_id)
+        )
+        assert [r.callback_type for r in both] == [7, 7]
+        assert not any(r.ephemeral or r.followups for r in both)
+        after = await table.stored()
+        assert after.version == stored.version + 1
+        assert after.game.public_view()["trick"][-1] == {"player": turn, "card": code}
+
+        # The same button once the turn came round again: an earlier turn's, nothing played.
+        while (await table.stored()).game.public_view()["turn"] != turn:
+            await table.step()
+        before = await version(table)
+        stale = await fake.click(user, still_showing(mine, earlier), custom_id)
+        assert stale.callback_type == 7
+        await unchanged(stale, t("seated.stale", "en"))
+        assert custom_ids(fake, mine) and custom_id not in custom_ids(fake, mine)
+
+        # After the end, a button from the game changes nothing and says it is over.
+        await table.play_to_the_end()
+        before = await version(table)
+        over = await fake.click(user, still_showing(mine, earlier), custom_id)
+        assert over.callback_type == 7 and custom_ids(fake, mine) == []
+        await unchanged(over, "The game is over")
+        assert f"Papayoo #{game_id} · game over" in over.text
+        assert_hands_stay_private(table)
+
+
+# -- 9. abandon ---------------------------------------------------------------------------------
+
+
+async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_ended(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], french=["Cyd"])
+    ana, bob, cyd = table.users
+    bot = table.bot
+    async with fake.run_client(bot):
+        game_id = await start(table, {"turn_seconds": 30})
+        await pass_all(table)
+        stored = await table.stored()
+        channel_before = len(fake.channel_messages(table.channel))
+
+        # Neither a player who is not the host nor a bystander may end it.
+        refused = await fake.slash(bob, table.channel, "papayoo abandon")
+        assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
+        assert fake.buttons(refused) == []
+        wrong = await fake.slash(ana, table.channel, "papayoo abandon", {"game": game_id + 9})
+        assert wrong.ephemeral and f"There is no Papayoo game #{game_id + 9}" in wrong.text
+
+        # The host is asked first; "Keep playing" keeps it.
+        asked = await fake.slash(ana, table.channel, "papayoo abandon")
+        assert asked.ephemeral
+        assert f"End Papayoo #{game_id} for everyone? No result is kept." in asked.text
+        kept = await fake.click(ana, asked, f"gn:papayoo:{game_id}:keep")
+        assert kept.callback_type == 7 and "The game goes on." in kept.text
+        assert (await table.stored()).version == stored.version
+
+        # Asked twice (two windows), confirmed in the first: ended; the second is told so.
+        first = await fake.slash(ana, table.channel, "papayoo abandon")
+        second = await fake.slash(ana, table.channel, "papayoo abandon")
+        done = await fake.click(ana, first, f"gn:papayoo:{game_id}:abandon")
+        assert done.callback_type == 7 and f"Papayoo #{game_id} is abandoned." in done.text
+        await table.quiet()
+        ended = await table.stored()
+        assert ended.status == "voided"
+        again = await fake.click(ana, second, f"gn:papayoo:{game_id}:abandon")
+        assert again.callback_type == 7 and "This game has already ended." in again.text
+        assert (await table.stored()).version == ended.version
+
+        # One channel message says so; no result, no timer; the table and hands show it.
+        said = fake.channel_messages(table.channel)[channel_before:]
+        assert [m.content for m in said] == [
+            f"🛑 <@{ana.id}> ended Papayoo #{game_id}. The game is abandoned:"
+            " no result is recorded."
+        ]
+        assert await bot.store.results.for_game(game_id) == []
+        assert await bot.timers.pending() == []
+        board = table.table_message(ended)
+        assert fake.buttons(board) == [] and "The game is abandoned" in board.text
+        assert "<t:" not in board.text  # no deadline left on it
+        for user in (ana, bob):
+            dm = hand_of(table, user)
+            assert custom_ids(fake, dm) == [] and t("seated.hand_abandoned", "en") in dm.text
+        french = hand_of(table, cyd).text
+        assert t("seated.hand_abandoned", "fr") in french
+        by = f"<@{ana.id}>"
+        assert t("seated.abandoned", "fr", game="Papayoo", game_id=game_id, player=by) in french
+        none = await fake.slash(ana, table.channel, "papayoo abandon")
+        assert none.ephemeral and "No Papayoo game is running in this channel." in none.text
+        assert_hands_stay_private(table)
+
+
+async def test_a_server_manager_may_abandon_someone_elses_game(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
+    admin = fake.add_user("Max")
+    fake.add_member(table.guild, admin, permissions=discord.Permissions(manage_guild=True))
+    async with fake.run_client(table.bot):
+        game_id = await start(table)
+        asked = await fake.slash(admin, table.channel, "papayoo abandon", {"game": game_id})
+        confirm = f"gn:papayoo:{game_id}:abandon"
+
+        # A player who is neither host nor manager, forging that confirmation, is refused.
+        before = await version(table)
+        forged = await forge(fake, table.users[1], asked.response, confirm)
+        assert forged.ephemeral and "You are not allowed to do that." in forged.text
+        assert (await table.stored()).status == "active"
+        assert await version(table) == before
+
+        done = await fake.click(admin, asked, confirm)
+        assert done.callback_type == 7
+        assert (await table.stored()).status == "voided"
+        assert f"🛑 <@{admin.id}> ended Papayoo #{game_id}" in fake.text_of(
+            fake.channel_messages(table.channel)[-1]
+        )
+
+
+# -- 10. stats ----------------------------------------------------------------------------------
+
+
+async def test_stats_show_games_wins_and_points_per_round_and_no_computer(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob"], french=["Bob"])
+    ana, bob = table.users
+    async with fake.run_client(table.bot):
+        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 2})
+        assert (await fake.click(bob, lobby, label="Join")).callback_type == 7
+        assert (await seat_computer(fake, ana, lobby, "easy")).callback_type == 7
+        assert (await fake.click(ana, lobby, label="Start")).callback_type == 7
+        [game] = await table.bot.store.games.find(kind="papayoo", channel_id=table.channel.id)
+        table.game_id = game.id
+        await table.quiet()
+        await play_humans_to_the_end(table)
+        result = (await table.stored()).game.result()
+        lines = await table.bot.store.results.for_game(game.id)
+        assert sorted(r.user_id for r in lines) == sorted([ana.id, bob.id])
+
+        for user, lang in ((ana, "en"), (bob, "fr")):
+            me = str(user.id)
+            shown = await fake.slash(user, table.channel, "papayoo stats")
+            assert shown.ephemeral
+            fields = {f["name"]: f["value"] for f in shown.embed["fields"]}
+            won = int(me in result["ranking"][0])
+            assert fields[t("seated.stats_games", lang)] == "1"
+            assert fields[t("seated.stats_wins", lang)] == str(won)
+            average = f"{result['scores'][me] / 2:.1f}"
+            assert fields[t("papayoo.stats.average", lang)] == average
+            assert "Computer" not in shown.text and "Ordinateur" not in shown.text
+            assert "cpu" not in shown.text
