@@ -20,7 +20,6 @@ import pytest
 from bot.clock import FakeClock
 from bot.i18n import t
 from bot.seated import SeatedCog
-from bot.seated.controls import stamp
 from tests.cogs.papayoo_support import RENDER, Table, forge, join_label, make_bot, office
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage, FakeUser, message_text
@@ -297,11 +296,7 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
             )
 
         await fake.wait_for(channel_settled)
-        gone = [
-            m
-            for m in fake.channel_messages(table.channel, include_deleted=True)
-            if m.deleted
-        ]
+        gone = [m for m in fake.channel_messages(table.channel, include_deleted=True) if m.deleted]
         assert gone and all(f"<@{cyd.id}>" in m.content for m in gone)
         assert_hands_stay_private(table)
 
