@@ -915,22 +915,44 @@ class SeatedCog(commands.Cog):
         await self.notices.warn(stored.id, late)
 
     async def on_turn_timer(self, payload: dict[str, Any]) -> None:
-        """Time is up: the bot moves for whoever has not, and says so on the table."""
+        """Time is up: the bot moves for whoever has not, and says so on the table and in
+        each of their hands (several players late together are shown together)."""
         game_id = int(payload["game_id"])
         stored = await self.bot.store.games.get(game_id)
         if stored is None or not stored.is_active:
             return
-        late = [
-            p for p in payload.get("players") or stored.game.to_act() if p in stored.game.to_act()
-        ]
+        before = stored.game.to_act()
+        late = [p for p in payload.get("players") or before if p in before]
+        after: StoredGame | None = None
+        events: list[Event] = []
+        moves: list[tuple[str, Mapping[str, Any]]] = []
         for player in late:
             stored = await self.bot.store.games.require(game_id)
             if not stored.is_active or player not in stored.game.to_act():
                 continue
-            await self._auto_move(stored, player, timed_out=True)
+            done = await self._bot_move(stored, player)
+            if done is None:
+                continue
+            after, evs, action = done
+            events.extend(evs)
+            if not is_computer(player):
+                moves.append((player, action))
+        if after is None:
+            return
+        view = after.game.public_view()
+        extra = {lang: self.render.auto_lines(moves, view, lang) for lang in self.locales(after)}
+        notes: dict[str, str] = {}
+        for player, action in moves:
+            locale = self.player_locale(after, player)
+            label = self.render.action_label(action, view, locale).text
+            notes[player] = t("seated.timer_moved_you", locale, move=label)
+        self._publish(after, events, before=before, actor=None, extra=extra, notes=notes)
 
-    async def _auto_move(self, stored: StoredGame, player: str, *, timed_out: bool) -> None:
-        """The bot moves for ``player`` (timer or computer seat), guarded like a click."""
+    async def _bot_move(
+        self, stored: StoredGame, player: str
+    ) -> tuple[StoredGame, list[Event], Mapping[str, Any]] | None:
+        """The bot's move for ``player`` (timer or computer seat), guarded like a click:
+        committed, not yet shown. ``None`` when the decision changed meanwhile."""
         game = stored.game
         mark = stamp(game.legal_actions(player))
         if is_computer(player):
@@ -954,22 +976,16 @@ class SeatedCog(commands.Cog):
                 in_tx=lambda new, evs: self._arm(new, before, player),
             )
         except IllegalAction:
-            return
-        view = after.game.public_view()
-        extra: dict[Lang, list[str]] = {}
-        notes: dict[str, str] = {}
-        if timed_out and not is_computer(player):
-            extra = {
-                lang: [self.render.auto_line(player, action, view, lang)]
-                for lang in self.locales(after)
-            }
-            label = self.render.action_label(action, view, self.player_locale(after, player)).text
-            notes[player] = t(
-                "seated.timer_moved_you", self.player_locale(after, player), move=label
-            )
-        self._publish(
-            after, events, before=before, actor=None if notes else player, extra=extra, notes=notes
-        )
+            return None
+        return after, events, action
+
+    async def _computer_move(self, stored: StoredGame, player: str) -> None:
+        """A computer seat moves, shown like a colleague's move."""
+        before = stored.game.to_act()
+        done = await self._bot_move(stored, player)
+        if done is not None:
+            after, events, _ = done
+            self._publish(after, events, before=before, actor=player)
 
     # -- computer seats ---------------------------------------------------------------------
 
@@ -991,7 +1007,7 @@ class SeatedCog(commands.Cog):
             if not waiting:
                 return
             try:
-                await self._auto_move(stored, waiting[0], timed_out=False)
+                await self._computer_move(stored, waiting[0])
             except Exception:
                 log.exception("a computer seat could not move", extra={"game_id": game_id})
                 return

@@ -264,6 +264,15 @@ class SeatedRenderer:
         label = self.action_label(action, view, locale).text
         return t("seated.timer_moved", locale, player=self.who(player, locale), move=label)
 
+    def auto_lines(
+        self,
+        moves: Sequence[tuple[str, Mapping[str, Any]]],
+        view: Mapping[str, Any],
+        locale: Lang,
+    ) -> list[str]:
+        """The table's lines when the turn timer moved for several players at once."""
+        return [self.auto_line(player, action, view, locale) for player, action in moves]
+
     def format_param(self, name: str, value: Any, locale: Lang) -> str | None:
         """A refusal's parameter as the table shows it (``None``: leave it as it is)."""
         if name in ("player", "host") and isinstance(value, str):

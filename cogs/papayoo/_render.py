@@ -353,6 +353,25 @@ class PapayooRenderer(SeatedRenderer):
             card=self.card(action["card"]),
         )
 
+    def auto_lines(
+        self,
+        moves: Sequence[tuple[str, Mapping[str, Any]]],
+        view: Mapping[str, Any],
+        locale: Lang,
+    ) -> list[str]:
+        """Players late with their pass share one line; a played card gets its own."""
+        passed = [player for player, action in moves if action.get("type") == "pass"]
+        lines = (
+            [t("papayoo.timer.auto_pass", locale, players=self.players(passed, locale))]
+            if passed
+            else []
+        )
+        return lines + [
+            self.auto_line(player, action, view, locale)
+            for player, action in moves
+            if action.get("type") != "pass"
+        ]
+
     def format_param(self, name: str, value: Any, locale: Lang) -> str | None:
         if name == "suit" and isinstance(value, str):
             return self.suit_name(value, locale)
