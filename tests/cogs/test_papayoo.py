@@ -857,3 +857,30 @@ async def test_stats_show_games_wins_and_points_per_round_and_no_computer(
             assert fields[t("papayoo.stats.average", lang)] == average
             assert "Computer" not in shown.text and "Ordinateur" not in shown.text
             assert "cpu" not in shown.text
+
+
+async def test_when_two_players_sleep_through_the_pass_the_table_and_both_hands_say_so(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
+    ana, bob, cyd = table.users
+    async with fake.run_client(table.bot):
+        await start(table, {"turn_seconds": 30})
+        await table.pass_cards(str(ana.id))
+        clock.advance(seconds=31)
+        assert await table.bot.timers.run_due() == 2  # the warning, then the move
+        await table.quiet()
+        stored = await table.stored()
+        assert stored.game.public_view()["phase"] == "play"
+        board = table.table_message(stored)
+        last = [line for line in board.text.splitlines() if "⏱" in line]
+        assert len(last) == 1 and f"<@{bob.id}>" in last[0] and f"<@{cyd.id}>" in last[0]
+        for user in (bob, cyd):
+            passed = stored.game.view(str(user.id))["passed"]
+            [note] = [line for line in hand_of(table, user).text.splitlines() if "⏱ Your" in line]
+            assert note.startswith("⏱ Your time ran out, so the bot moved for you: Pass ")
+            assert sorted(note.removesuffix(".").split()[-5:]) == sorted(
+                RENDER.card(c) for c in passed
+            )
+        assert "Your time ran out" not in hand_of(table, ana).text
