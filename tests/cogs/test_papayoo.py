@@ -288,6 +288,9 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
         assert f"Papayoo #{game_id}" in notice.content and "Show my hand" in notice.content
         await fake.wait_for(lambda: len(fake.dms(ana)) == 2)
         assert "🔔 Your turn in Papayoo" in fake.dms(ana)[-1].content
+        cog = table.bot.get_cog("Papayoo")
+        assert isinstance(cog, SeatedCog)
+        cog.notices.delay = 3600  # from here on, however slow the test runs, no new notice
 
         # Cyd passes from the ephemeral copy of his hand; his notice goes at once.
         await table.pass_cards(str(cyd.id))
