@@ -223,6 +223,13 @@ class SeatedCog(commands.Cog):
             return t(err.key, locale, **params)
         return str(err)
 
+    def lobby_refusal(self, err: IllegalAction, locale: Lang) -> str:
+        """A lobby's refusal: one closed meanwhile (started by another click, cancelled,
+        expired) is a closed table, not a game that is over."""
+        if err.key == "game.closed":
+            return t("lobby.closed", locale)
+        return self.refusal(err, locale)
+
     async def say(self, interaction: discord.Interaction[Any], text: str) -> None:
         await respond(interaction, text, ephemeral=True)
 
@@ -392,7 +399,7 @@ class SeatedCog(commands.Cog):
                 stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
             )
         except IllegalAction as err:
-            await self.say(interaction, self.refusal(err, locale))
+            await self.say(interaction, self.lobby_refusal(err, locale))
             return
         note = t("lobby.cancelled", public) if lobby.status == "voided" else None
         await update_message(
@@ -459,7 +466,7 @@ class SeatedCog(commands.Cog):
                     lobby.id, interaction.user.id, {"type": "start"}, in_tx=create
                 )
             except IllegalAction as err:
-                await self.say(interaction, self.refusal(err, locale))
+                await self.say(interaction, self.lobby_refusal(err, locale))
                 return
             stored = created["game"]
             await update_message(
