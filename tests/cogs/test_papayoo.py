@@ -900,3 +900,25 @@ async def test_when_two_players_sleep_through_the_pass_the_table_and_both_hands_
                 RENDER.card(c) for c in passed
             )
         assert "Your time ran out" not in hand_of(table, ana).text
+
+
+async def test_two_clicks_on_start_at_once_start_one_game(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
+    ana, bob, cyd = table.users
+    async with fake.run_client(table.bot):
+        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 1})
+        for user in (bob, cyd):
+            assert (await fake.click(user, lobby, label="Join")).callback_type == 7
+        both = await asyncio.gather(
+            fake.click(ana, lobby, label="Start"), fake.click(ana, lobby, label="Start")
+        )
+        await table.quiet()
+        games = await table.bot.store.games.find(kind="papayoo")
+        assert len(games) == 1
+        [told] = [r for r in both if r.ephemeral]
+        assert "This table is closed" in told.text
+        assert all(len(fake.dms(u)) == 1 for u in table.users)
+        assert len(fake.channel_messages(table.channel)) == 2  # the table and one ping
