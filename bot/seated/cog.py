@@ -735,12 +735,12 @@ class SeatedCog(commands.Cog):
                 else:
                     await self.say(interaction, self.refusal(err, locale))
                 return
-            self._publish(after, events, before=before, actor=player)
             embed, controls = await self.hand_message(after, player, locale=locale)
             await update_message(
                 interaction, content=None, embed=embed, view=controls or GameView()
             )
             self.hands.shown((after.id, player, copy), after.version)
+            self._publish(after, events, before=before, actor=player)
             other = "eph" if copy == "dm" else "dm"
             if other == "dm" or player in self.live(after.id).copies:
                 self._edit_other_copy(after, player, other)
@@ -822,6 +822,8 @@ class SeatedCog(commands.Cog):
         await self.tables.drain()
         await self.hands.drain()
         self._live.pop(game_id, None)
+        self.tables.forget_game(game_id)
+        self.hands.forget_game(game_id)
 
     async def _post_records(self, stored: StoredGame, embeds: list[discord.Embed]) -> None:
         try:
