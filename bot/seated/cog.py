@@ -44,6 +44,7 @@ from bot.seated.commands import OptionSpec
 from bot.seated.controls import hand_controls, parse, stamp
 from bot.seated.editor import MessageEditor
 from bot.seated.notices import TurnNotices
+from bot.seated.order import ArrivalOrder
 from bot.seated.render import HandContext, SeatedRenderer, TableContext, mention
 from bot.storage import PlayerResult, StoredGame, default_results
 from bot.ui import GameButton, GameSelect, GameView, Press, auto_defer, respond, update_message
@@ -74,6 +75,10 @@ class SeatedSpec:
     refresh_all: frozenset[str] = frozenset({"game_over"})
     """Event types after which every player's hand is redrawn (a new deal, the pass done)."""
     warn_seconds: int = 15
+    public_board: bool = False
+    """A game that hides no hand (Spit): no private hands; every player's controls are on
+    the one table message, each click answered by updating that message, moves applied in
+    the order Discord received them (:mod:`bot.seated.order`)."""
 
 
 def no_results(stored: StoredGame) -> list[PlayerResult]:
@@ -127,6 +132,7 @@ class SeatedCog(commands.Cog):
         self.tables = MessageEditor(min_interval=self.TABLE_EDIT_INTERVAL)
         self.hands = MessageEditor()
         self.notices = TurnNotices(self._send_notice, delay=self.NOTICE_DELAY)
+        self.order = ArrivalOrder()
         self._live: dict[int, _Live] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -480,7 +486,7 @@ class SeatedCog(commands.Cog):
                     ),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
-            for player in humans:
+            for player in [] if self.spec.public_board else humans:
                 if player not in hands:
                     hands[player] = await self._send_hand(stored, player)
         except discord.HTTPException:
@@ -528,6 +534,10 @@ class SeatedCog(commands.Cog):
     def table_view(self, stored: StoredGame) -> GameView:
         if not stored.is_active:
             return GameView()
+        if self.spec.public_board:
+            locale = self.public_locale(stored)
+            views = {p: stored.game.view(p) for p in stored.game.public_view()["players"]}
+            return self.render.board_controls(self.kind, stored.id, views, locale)
         label = t("private.show_hand", self.public_locale(stored))
         return GameView(
             GameButton(
@@ -629,6 +639,9 @@ class SeatedCog(commands.Cog):
             return
         if press.action == "hand":
             await self._show_hand(interaction, stored, player, locale)
+            return
+        if self.spec.public_board:
+            await self.board_move(interaction, press, stored.id, player, locale)
             return
         if not is_private(interaction):
             await self.say(interaction, t("errors.unknown_button", locale))
@@ -745,6 +758,55 @@ class SeatedCog(commands.Cog):
             if other == "dm" or player in self.live(after.id).copies:
                 self._edit_other_copy(after, player, other)
 
+    async def board_move(
+        self,
+        interaction: discord.Interaction[Any],
+        press: Press,
+        game_id: int,
+        player: str,
+        locale: Lang,
+    ) -> None:
+        """A click on a public board: applied in arrival order, answered by updating the board
+        itself. A click on someone else's controls, or one that lost a race, gets the board as
+        it is now (a quiet refresh), never an error."""
+        parsed = parse(press.arg)
+
+        async def apply() -> tuple[StoredGame, list[Event], Sequence[str]] | None:
+            stored = await self.bot.store.games.require(game_id)
+            if not stored.is_active or parsed is None or len(parsed[1]) < 2:
+                return None
+            players = stored.game.public_view()["players"]
+            seat, index = parsed[1][0], parsed[1][1]
+            if not 0 <= seat < len(players) or players[seat] != player:
+                return None
+            legal = stored.game.legal_actions(player)
+            if parsed[0] != stamp(legal) or not 0 <= index < len(legal):
+                return None
+            before = stored.game.to_act()
+            try:
+                after, events = await self.bot.store.games.act(
+                    game_id,
+                    player,
+                    legal[index],
+                    in_tx=lambda new, evs: self._arm(new, before, player),
+                )
+            except IllegalAction:
+                return None
+            return after, events, before
+
+        moved = await self.order.run(game_id, interaction.id, apply)
+        stored = moved[0] if moved else await self.bot.store.games.require(game_id)
+        await update_message(
+            interaction, embed=self.table_embed(stored), view=self.table_view(stored)
+        )
+        self.tables.shown((game_id, "table"), stored.version)
+        latest = await self.bot.store.games.require(game_id)
+        if latest.version > stored.version:  # a later move was answered first
+            self._edit_table(latest)
+        if moved:
+            after, events, before = moved
+            self._publish(after, events, before=before, actor=player, table=False)
+
     def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
         """The player's other copy of the hand (DM or "Show my hand") follows."""
         dm = (stored.meta.get("hands") or {}).get(player)
@@ -775,15 +837,18 @@ class SeatedCog(commands.Cog):
         actor: str | None,
         extra: Sequence[str] = (),
         notes: Mapping[str, str] | None = None,
+        table: bool = True,
     ) -> None:
-        """Show a committed move (never raises; Discord calls run in the background)."""
+        """Show a committed move (never raises; Discord calls run in the background).
+        ``table=False``: the interaction answer already showed the table."""
         public = self.public_locale(after)
         view = after.game.public_view()
         live = self.live(after.id)
         lines = [*extra, *self.render.event_lines(events, view, public)]
         if lines:
             live.last = lines
-        self._edit_table(after)
+        if table:
+            self._edit_table(after)
         records = self.render.records(after.id, events, view, public)
         if records:
             self._spawn(self._post_records(after, records))
@@ -795,7 +860,7 @@ class SeatedCog(commands.Cog):
             gained = set(now) - set(before)
             lost = set(before) - set(now)
             targets = [p for p in players if p in gained | lost | set(notes or {})]
-        for player in targets:
+        for player in [] if self.spec.public_board else targets:
             if player != actor and not is_computer(player):
                 self._edit_hand(after, player, note=(notes or {}).get(player))
         self._after_turn(after, before=before, actor=actor)
@@ -811,7 +876,8 @@ class SeatedCog(commands.Cog):
             self._spawn(self._forget(stored.id))
             return
         fresh = [p for p in now if not is_computer(p) and (p not in before or p == actor)]
-        self.notices.arm(stored.id, fresh)
+        if not self.spec.public_board:
+            self.notices.arm(stored.id, fresh)
         if any(is_computer(p) for p in now):
             live = self.live(stored.id)
             if live.computer is None or live.computer.done():

@@ -16,6 +16,7 @@ import discord
 
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, has_key, t
+from bot.ui import GameView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -217,6 +218,21 @@ class SeatedRenderer:
 
     def multi_pick(self, view: Mapping[str, Any], locale: Lang) -> MultiPick | None:
         return None
+
+    def board_controls(
+        self, kind: str, game_id: int, views: Mapping[str, Mapping[str, Any]], locale: Lang
+    ) -> GameView:
+        """A public board's controls (``SeatedSpec.public_board``): each player's legal actions
+        as buttons, one row per player (five at most); :func:`board_button` makes each one."""
+        from bot.seated.controls import board_button  # controls builds on this module
+
+        items = []
+        for seat, view in enumerate(views.values()):
+            legal = view.get("you", {}).get("legal_actions") or []
+            for index, action in enumerate(legal[:5]):
+                label = self.action_label(action, view, locale)
+                items.append(board_button(kind, game_id, seat, legal, index, label, row=seat % 5))
+        return GameView(*items)
 
     # -- what happened ----------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +16,7 @@ from bot.seated import SeatedCog
 from bot.seated.controls import stamp
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
-from tests.seated.toy import HighCard, install
+from tests.seated.toy import HighCard, OpenCard, install
 
 pytestmark = pytest.mark.e2e
 
@@ -27,6 +28,7 @@ def toy_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(SeatedCog, "COMPUTER_DELAY", 0.0)
     yield
     GAMES.pop(HighCard.kind, None)
+    GAMES.pop(OpenCard.kind, None)
 
 
 async def test_a_toy_game_runs_from_lobby_to_result(
@@ -78,4 +80,48 @@ async def test_a_toy_game_runs_from_lobby_to_result(
         )
         results = await bot.store.results.for_game(game_id)
         assert {r.user_id for r in results} == {ana.id, bob.id}  # the computer has no line
+    await bot.store.close()
+
+
+async def test_a_public_board_is_played_on_the_table_itself(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Office")
+    channel = fake.add_text_channel(guild, "games")
+    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
+    for user in (ana, bob):
+        fake.add_member(guild, user)
+    clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
+    bot = GamenightBot(
+        Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
+    )
+    async with fake.run_client(bot):
+        lobby = await fake.slash(ana, channel, "opencard new", {})
+        await fake.click(bob, lobby, label="Join")
+        board = await fake.click(ana, lobby, label="Start")
+        cog = bot.get_cog("OpenCard")
+        assert isinstance(cog, SeatedCog)
+        await cog.settle()
+        game_id = (await bot.store.games.find(kind="opencard"))[0].id
+        assert fake.dms(ana) == [] and fake.dms(bob) == []  # nothing is hidden: no hands
+        stored = await bot.store.games.require(game_id)
+        first = stored.game.to_act()[0]
+        mover, other = (ana, bob) if first == str(ana.id) else (bob, ana)
+        legal = stored.game.legal_actions(first)
+        seat = stored.game.public_view()["players"].index(first)
+        mine = f"gn:opencard:{game_id}:do:{stamp(legal)}.{seat}.0"
+        # The other player presses the mover's control: a quiet refresh, nothing played.
+        mark = fake.mark()
+        refused = await fake.click(other, board, mine)
+        assert refused.callback_type == 7 and not refused.ephemeral
+        assert (await bot.store.games.require(game_id)).version == stored.version
+        # Both press it at once: only the owner's counts, both see the board at once.
+        both = await asyncio.gather(fake.click(mover, board, mine), fake.click(other, board, mine))
+        assert [r.callback_type for r in both] == [7, 7]
+        await cog.settle()
+        after = await bot.store.games.require(game_id)
+        assert after.version == stored.version + 1
+        assert after.game.to_act() == [str(other.id)]
+        assert len([c for c in fake.calls_since(mark) if "callback" not in c.route]) <= 1
     await bot.store.close()

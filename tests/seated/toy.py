@@ -114,9 +114,29 @@ class HighCardCog(SeatedCog, name="HighCard"):
     highcard = seated_group("highcard", "High card", SPEC.options, "2 to 4")
 
 
+class OpenCard(HighCard):
+    """The same game on a public board: every hand is face up (as in Spit)."""
+
+    kind = "opencard"
+
+
+class OpenCardRenderer(HighCardRenderer):
+    kind = "opencard"
+
+
+OPEN_SPEC = SeatedSpec("opencard", OpenCardRenderer(), public_board=True)
+
+
+class OpenCardCog(SeatedCog, name="OpenCard"):
+    spec = OPEN_SPEC
+    opencard = seated_group("opencard", "Open card", (), "2 to 4")
+
+
 def install() -> None:
     register(HighCard)
+    register(OpenCard)
 
 
 async def setup(bot: Any) -> None:
     await bot.add_cog(HighCardCog(bot))
+    await bot.add_cog(OpenCardCog(bot))
