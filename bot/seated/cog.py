@@ -748,6 +748,7 @@ class SeatedCog(commands.Cog):
                 else:
                     await self.say(interaction, self.refusal(err, locale))
                 return
+            self.note_move(after, events)
             embed, controls = await self.hand_message(after, player, locale=locale)
             await update_message(
                 interaction, content=None, embed=embed, view=controls or GameView()
@@ -796,6 +797,8 @@ class SeatedCog(commands.Cog):
 
         moved = await self.order.run(game_id, interaction.id, apply)
         stored = moved[0] if moved else await self.bot.store.games.require(game_id)
+        if moved:
+            self.note_move(moved[0], moved[1])
         await update_message(
             interaction, embed=self.table_embed(stored), view=self.table_view(stored)
         )
@@ -843,10 +846,7 @@ class SeatedCog(commands.Cog):
         ``table=False``: the interaction answer already showed the table."""
         public = self.public_locale(after)
         view = after.game.public_view()
-        live = self.live(after.id)
-        lines = [*extra, *self.render.event_lines(events, view, public)]
-        if lines:
-            live.last = lines
+        self.note_move(after, events, extra)
         if table:
             self._edit_table(after)
         records = self.render.records(after.id, events, view, public)
@@ -864,6 +864,13 @@ class SeatedCog(commands.Cog):
             if player != actor and not is_computer(player):
                 self._edit_hand(after, player, note=(notes or {}).get(player))
         self._after_turn(after, before=before, actor=actor)
+
+    def note_move(self, after: StoredGame, events: list[Event], extra: Sequence[str] = ()) -> None:
+        """What the table and the hands say happened last (kept until the next move)."""
+        view = after.game.public_view()
+        lines = [*extra, *self.render.event_lines(events, view, self.public_locale(after))]
+        if lines:
+            self.live(after.id).last = lines
 
     def _after_turn(self, stored: StoredGame, *, before: Sequence[str], actor: str | None) -> None:
         """Notices and computer moves for whoever must act now."""

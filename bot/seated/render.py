@@ -182,10 +182,8 @@ class SeatedRenderer:
             lines.append(self.prompt(ctx))
             if ctx.deadline is not None:
                 lines.append(t("seated.hand_deadline", ctx.locale, when=when(ctx.deadline)))
-        else:
-            acting = [p for p in ctx.view.get("to_act") or [] if p != ctx.player]
-            if acting:
-                lines.append(t("seated.wait", ctx.locale, players=self.players(acting, ctx.locale)))
+        else:  # the hand is not edited when others move: name nobody, it would go stale
+            lines.append(t("seated.wait", ctx.locale))
         return lines
 
     def prompt(self, ctx: HandContext) -> str:
