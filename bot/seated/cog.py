@@ -231,6 +231,13 @@ class SeatedCog(commands.Cog):
     async def say(self, interaction: discord.Interaction[Any], text: str) -> None:
         await respond(interaction, text, ephemeral=True)
 
+    @staticmethod
+    def named(stored: StoredGame, view: dict[str, Any]) -> dict[str, Any]:
+        """A view with the players' display names (``names``), for plain-text labels such as
+        buttons, where a mention cannot show. Only what the lobby saw when they sat down."""
+        view["names"] = dict(stored.meta.get("names") or {})
+        return view
+
     def public_locale(self, stored: StoredGame) -> Lang:
         return normalize_locale(stored.meta.get("locale"))
 
@@ -269,7 +276,12 @@ class SeatedCog(commands.Cog):
             await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
             return
         public = (await self.bot.guild_settings(guild)).locale
-        meta = {"locale": public, f"locale:{host}": locale, "kit": kit}
+        meta = {
+            "locale": public,
+            f"locale:{host}": locale,
+            f"name:{host}": interaction.user.display_name,
+            "kit": kit,
+        }
         lobby_id = await self.bot.store.games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
         stored = await self.bot.store.games.require(lobby_id)
         sent = await interaction.response.send_message(
@@ -386,7 +398,11 @@ class SeatedCog(commands.Cog):
         if press.action == "start":
             await self._start(interaction, stored, public, locale)
             return
-        meta = {f"locale:{user}": locale} if press.action == "join" else None
+        meta = (
+            {f"locale:{user}": locale, f"name:{user}": interaction.user.display_name}
+            if press.action == "join"
+            else None
+        )
         try:
             lobby, _ = await self.bot.store.games.act(
                 stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
@@ -441,6 +457,11 @@ class SeatedCog(commands.Cog):
                 "host": table.host,
                 "locale": public,
                 "locales": {p: started.meta.get(f"locale:{p}", public) for p in table.players},
+                "names": {
+                    p: started.meta[f"name:{p}"]
+                    for p in table.players
+                    if f"name:{p}" in started.meta
+                },
                 "computers": dict(table.computers),
                 "table_id": table_id,
                 "posted": False,
@@ -522,7 +543,7 @@ class SeatedCog(commands.Cog):
         return self.render.table(
             TableContext(
                 game_id=stored.id,
-                view=stored.game.public_view(),
+                view=self.named(stored, stored.game.public_view()),
                 locale=self.public_locale(stored),
                 deadline=deadline,
                 last=self.live(stored.id).last,
@@ -536,7 +557,10 @@ class SeatedCog(commands.Cog):
             return GameView()
         if self.spec.public_board:
             locale = self.public_locale(stored)
-            views = {p: stored.game.view(p) for p in stored.game.public_view()["players"]}
+            views = {
+                p: self.named(stored, stored.game.view(p))
+                for p in stored.game.public_view()["players"]
+            }
             return self.render.board_controls(self.kind, stored.id, views, locale)
         label = t("private.show_hand", self.public_locale(stored))
         return GameView(
@@ -559,7 +583,7 @@ class SeatedCog(commands.Cog):
         locale: Lang | None = None,
     ) -> tuple[discord.Embed, GameView | None]:
         locale = locale or self.player_locale(stored, player)
-        view = stored.game.view(player)
+        view = self.named(stored, stored.game.view(player))
         deadline = await self.deadline(stored)
         embed = self.render.hand(
             HandContext(
@@ -662,7 +686,7 @@ class SeatedCog(commands.Cog):
             and parsed[0] == stamp(legal)
             and parsed[1]
         ):
-            view = stored.game.view(player)
+            view = self.named(stored, stored.game.view(player))
             controls = hand_controls(
                 self.kind, stored.id, view, self.render, locale, page=parsed[1][0]
             )
@@ -859,7 +883,8 @@ class SeatedCog(commands.Cog):
         else:
             gained = set(now) - set(before)
             lost = set(before) - set(now)
-            targets = [p for p in players if p in gained | lost | set(notes or {})]
+            changed = gained | lost | set(notes or {}) | self.render.hands_changed(events)
+            targets = [p for p in players if p in changed]
         for player in [] if self.spec.public_board else targets:
             if player != actor and not is_computer(player):
                 self._edit_hand(after, player, note=(notes or {}).get(player))

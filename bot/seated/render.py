@@ -103,6 +103,21 @@ class SeatedRenderer:
     def who(self, player: str, locale: Lang) -> str:
         return mention(player, locale)
 
+    def plain(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
+        """A player's name as plain text (buttons and selects cannot show a mention)."""
+        names: Mapping[str, str] = view.get("names") or {}
+        if player in names:
+            return names[player]
+        if is_computer(player):
+            return t("seated.computer", locale, n=player.removeprefix("cpu"))
+        seats = list(view.get("players") or [])
+        return t("seated.seat", locale, n=seats.index(player) + 1 if player in seats else "?")
+
+    def hands_changed(self, events: Sequence[Mapping[str, Any]]) -> set[str]:
+        """Players whose hand a move changed although their turn did not start or end (e.g.
+        the pile handed to someone): their hands are redrawn too."""
+        return set()
+
     def players(self, players: Iterable[str], locale: Lang) -> str:
         return ", ".join(self.who(p, locale) for p in players)
 
