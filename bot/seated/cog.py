@@ -29,7 +29,7 @@ import logging
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -192,8 +192,18 @@ class SeatedCog(commands.Cog):
         return task
 
     def results(self, stored: StoredGame) -> list[PlayerResult]:
-        """The result lines of a finished game (computer seats get none)."""
-        return default_results(stored)
+        """The result lines of a finished game: colleagues only (computer seats get none),
+        filed apart when computers played (:meth:`computer_kind`)."""
+        return self.file_results(stored, default_results(stored))
+
+    def computer_kind(self) -> str:
+        """Where the results of games with computer seats are kept, apart from the others."""
+        return f"{self.kind}.computers"
+
+    def file_results(self, stored: StoredGame, lines: list[PlayerResult]) -> list[PlayerResult]:
+        if not any(is_computer(p) for p in stored.game.public_view()["players"]):
+            return lines
+        return [replace(line, kind=self.computer_kind()) for line in lines]
 
     def live(self, game_id: int) -> _Live:
         live = self._live.get(game_id)
@@ -1244,6 +1254,18 @@ class SeatedCog(commands.Cog):
         embed.add_field(name=t("seated.stats_wins", locale), value=str(mine.wins))
         for name_key, value in self.stats_fields(mine, locale):
             embed.add_field(name=name_key, value=value)
+        computers = await results.player(interaction.guild_id, self.computer_kind(), target.id)
+        if computers.games:
+            embed.add_field(
+                name=t("seated.stats_computers", locale),
+                value=t(
+                    "seated.stats_computers_line",
+                    locale,
+                    games=computers.games,
+                    wins=computers.wins,
+                ),
+                inline=False,
+            )
         if leaders:
             embed.add_field(
                 name=t("seated.stats_leaders", locale),
