@@ -32,13 +32,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock, SystemClock
+from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
 from bot.private import HandButton, PrivateMessenger
 from bot.settings import Settings
 from bot.storage import Database, GuildSettings, Store
 from bot.timers import TimerService
 from bot.ui import ActionRouter, GameButton, GameSelect, report_error
-from cogs import discover_cogs
 
 __all__ = ["INTENTS", "GamenightBot", "GamenightTree"]
 
@@ -72,7 +72,7 @@ class GamenightBot(commands.Bot):
     Tests build it without a token: ``GamenightBot(Settings(database_path=tmp), FakeClock())``.
     With a clock other than :class:`SystemClock`, APScheduler is not started and the test
     drives time with ``await bot.timers.run_due()`` (override with ``autorun_timers``).
-    ``cogs=None`` loads every cog found in ``cogs/`` (see :func:`cogs.discover_cogs`).
+    ``cogs=None`` loads every cog found in ``cogs/`` (see :func:`bot.extensions.discover_cogs`).
     """
 
     def __init__(

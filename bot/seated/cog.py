@@ -29,7 +29,7 @@ import logging
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -44,6 +44,7 @@ from bot.seated.commands import OptionSpec
 from bot.seated.controls import hand_controls, parse, stamp
 from bot.seated.editor import MessageEditor
 from bot.seated.notices import TurnNotices
+from bot.seated.order import ArrivalOrder
 from bot.seated.render import HandContext, SeatedRenderer, TableContext, mention
 from bot.storage import PlayerResult, StoredGame, default_results
 from bot.ui import GameButton, GameSelect, GameView, Press, auto_defer, respond, update_message
@@ -74,6 +75,10 @@ class SeatedSpec:
     refresh_all: frozenset[str] = frozenset({"game_over"})
     """Event types after which every player's hand is redrawn (a new deal, the pass done)."""
     warn_seconds: int = 15
+    public_board: bool = False
+    """A game that hides no hand (Spit): no private hands; every player's controls are on
+    the one table message, each click answered by updating that message, moves applied in
+    the order Discord received them (:mod:`bot.seated.order`)."""
 
 
 def no_results(stored: StoredGame) -> list[PlayerResult]:
@@ -128,6 +133,7 @@ class SeatedCog(commands.Cog):
         self.tables = MessageEditor(min_interval=self.TABLE_EDIT_INTERVAL)
         self.hands = MessageEditor()
         self.notices = TurnNotices(self._send_notice, delay=self.NOTICE_DELAY)
+        self.order = ArrivalOrder()
         self._live: dict[int, _Live] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -187,8 +193,18 @@ class SeatedCog(commands.Cog):
         return task
 
     def results(self, stored: StoredGame) -> list[PlayerResult]:
-        """The result lines of a finished game (computer seats get none)."""
-        return default_results(stored)
+        """The result lines of a finished game: colleagues only (computer seats get none),
+        filed apart when computers played (:meth:`computer_kind`)."""
+        return self.file_results(stored, default_results(stored))
+
+    def computer_kind(self) -> str:
+        """Where the results of games with computer seats are kept, apart from the others."""
+        return f"{self.kind}.computers"
+
+    def file_results(self, stored: StoredGame, lines: list[PlayerResult]) -> list[PlayerResult]:
+        if not any(is_computer(p) for p in stored.game.public_view()["players"]):
+            return lines
+        return [replace(line, kind=self.computer_kind()) for line in lines]
 
     def live(self, game_id: int) -> _Live:
         live = self._live.get(game_id)
@@ -233,6 +249,13 @@ class SeatedCog(commands.Cog):
     async def say(self, interaction: discord.Interaction[Any], text: str) -> None:
         await respond(interaction, text, ephemeral=True)
 
+    @staticmethod
+    def named(stored: StoredGame, view: dict[str, Any]) -> dict[str, Any]:
+        """A view with the players' display names (``names``), for plain-text labels such as
+        buttons, where a mention cannot show. Only what the lobby saw when they sat down."""
+        view["names"] = dict(stored.meta.get("names") or {})
+        return view
+
     def public_locale(self, stored: StoredGame) -> Lang:
         return normalize_locale(stored.meta.get("locale"))
 
@@ -276,7 +299,12 @@ class SeatedCog(commands.Cog):
             await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
             return
         public = (await self.bot.guild_settings(guild)).locale
-        meta = {"locale": public, f"locale:{host}": locale, "kit": kit}
+        meta = {
+            "locale": public,
+            f"locale:{host}": locale,
+            f"name:{host}": interaction.user.display_name,
+            "kit": kit,
+        }
         lobby_id = await self.bot.store.games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
         stored = await self.bot.store.games.require(lobby_id)
         sent = await interaction.response.send_message(
@@ -393,7 +421,11 @@ class SeatedCog(commands.Cog):
         if press.action == "start":
             await self._start(interaction, stored, public, locale)
             return
-        meta = {f"locale:{user}": locale} if press.action == "join" else None
+        meta = (
+            {f"locale:{user}": locale, f"name:{user}": interaction.user.display_name}
+            if press.action == "join"
+            else None
+        )
         try:
             lobby, _ = await self.bot.store.games.act(
                 stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
@@ -429,10 +461,17 @@ class SeatedCog(commands.Cog):
             log.warning("could not close an expired lobby", extra={"game_id": lobby_id})
 
     async def _start(
-        self, interaction: discord.Interaction[Any], lobby: StoredGame, public: Lang, locale: Lang
+        self,
+        interaction: discord.Interaction[Any],
+        lobby: StoredGame,
+        public: Lang,
+        locale: Lang,
+        *,
+        as_player: str | None = None,
     ) -> None:
         """Start the lobby and create the game in one transaction; the lobby message becomes
-        the table; then the players are called and get their hands."""
+        the table; then the players are called and get their hands. ``as_player``: who starts
+        it (the host, when a challenged colleague's Accept starts the game)."""
         created: dict[str, StoredGame] = {}
         table_id = interaction.message.id if interaction.message is not None else None
 
@@ -448,6 +487,11 @@ class SeatedCog(commands.Cog):
                 "host": table.host,
                 "locale": public,
                 "locales": {p: started.meta.get(f"locale:{p}", public) for p in table.players},
+                "names": {
+                    p: started.meta[f"name:{p}"]
+                    for p in table.players
+                    if f"name:{p}" in started.meta
+                },
                 "computers": dict(table.computers),
                 "table_id": table_id,
                 "posted": False,
@@ -463,7 +507,10 @@ class SeatedCog(commands.Cog):
         async with auto_defer(interaction):
             try:
                 await self.bot.store.games.act(
-                    lobby.id, interaction.user.id, {"type": "start"}, in_tx=create
+                    lobby.id,
+                    as_player or str(interaction.user.id),
+                    {"type": "start"},
+                    in_tx=create,
                 )
             except IllegalAction as err:
                 await self.say(interaction, self.lobby_refusal(err, locale))
@@ -472,7 +519,7 @@ class SeatedCog(commands.Cog):
             await update_message(
                 interaction, embed=self.table_embed(stored), view=self.table_view(stored)
             )
-            await self._post_start(stored)
+            self._spawn(self._post_start(stored))
 
     async def _post_start(self, stored: StoredGame) -> None:
         """The Discord side of a start, done once (and resumed after a restart): the call to
@@ -493,13 +540,18 @@ class SeatedCog(commands.Cog):
                     ),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
-            for player in humans:
+            for player in [] if self.spec.public_board else humans:
                 if player not in hands:
                     hands[player] = await self._send_hand(stored, player)
         except discord.HTTPException:
             log.exception("could not call the players of a game", extra={"game_id": stored.id})
         stored = await self.bot.store.games.update_meta(
-            stored.id, {"hands": hands, "called": True, "posted": all(p in hands for p in humans)}
+            stored.id,
+            {
+                "hands": hands,
+                "called": True,
+                "posted": self.spec.public_board or all(p in hands for p in humans),
+            },
         )
         self._after_turn(stored, before=[], actor=None)
 
@@ -529,7 +581,7 @@ class SeatedCog(commands.Cog):
         return self.render.table(
             TableContext(
                 game_id=stored.id,
-                view=stored.game.public_view(),
+                view=self.named(stored, stored.game.public_view()),
                 locale=self.public_locale(stored),
                 deadline=deadline,
                 last=self.live(stored.id).last.get(self.public_locale(stored), []),
@@ -541,6 +593,13 @@ class SeatedCog(commands.Cog):
     def table_view(self, stored: StoredGame) -> GameView:
         if not stored.is_active:
             return GameView()
+        if self.spec.public_board:
+            locale = self.public_locale(stored)
+            views = {
+                p: self.named(stored, stored.game.view(p))
+                for p in stored.game.public_view()["players"]
+            }
+            return self.render.board_controls(self.kind, stored.id, views, locale)
         label = t("private.show_hand", self.public_locale(stored))
         return GameView(
             GameButton(
@@ -562,7 +621,7 @@ class SeatedCog(commands.Cog):
         locale: Lang | None = None,
     ) -> tuple[discord.Embed, GameView | None]:
         locale = locale or self.player_locale(stored, player)
-        view = stored.game.view(player)
+        view = self.named(stored, stored.game.view(player))
         deadline = await self.deadline(stored)
         embed = self.render.hand(
             HandContext(
@@ -643,6 +702,9 @@ class SeatedCog(commands.Cog):
         if press.action == "hand":
             await self._show_hand(interaction, stored, player, locale)
             return
+        if self.spec.public_board:
+            await self.board_move(interaction, press, stored.id, player, locale)
+            return
         if not is_private(interaction):
             await self.say(interaction, t("errors.unknown_button", locale))
             return
@@ -662,7 +724,7 @@ class SeatedCog(commands.Cog):
             and parsed[0] == stamp(legal)
             and parsed[1]
         ):
-            view = stored.game.view(player)
+            view = self.named(stored, stored.game.view(player))
             controls = hand_controls(
                 self.kind, stored.id, view, self.render, locale, page=parsed[1][0]
             )
@@ -748,15 +810,81 @@ class SeatedCog(commands.Cog):
                 else:
                     await self.say(interaction, self.refusal(err, locale))
                 return
-            self._publish(after, events, before=before, actor=player)
+            self.note_move(after, events)
             embed, controls = await self.hand_message(after, player, locale=locale)
             await update_message(
                 interaction, content=None, embed=embed, view=controls or GameView()
             )
             self.hands.shown((after.id, player, copy), after.version)
+            self._publish(after, events, before=before, actor=player)
             other = "eph" if copy == "dm" else "dm"
             if other == "dm" or player in self.live(after.id).copies:
                 self._edit_other_copy(after, player, other)
+
+    async def board_move(
+        self,
+        interaction: discord.Interaction[Any],
+        press: Press,
+        game_id: int,
+        player: str,
+        locale: Lang,
+    ) -> None:
+        """A click on a public board: applied in arrival order, answered by updating the board
+        itself. A click on someone else's controls, or one that lost a race, gets the board as
+        it is now (a quiet refresh), never an error."""
+
+        async def apply() -> tuple[StoredGame, list[Event], Sequence[str]] | None:
+            stored = await self.bot.store.games.require(game_id)
+            if not stored.is_active:
+                return None
+            action = self.board_action(press.arg, stored, player)
+            if action is None:
+                return None
+            before = stored.game.to_act()
+            try:
+                after, events = await self.bot.store.games.act(
+                    game_id,
+                    player,
+                    action,
+                    in_tx=lambda new, evs: self._arm(new, before, player),
+                )
+            except IllegalAction:
+                return None
+            return after, events, before
+
+        moved = await self.order.run(game_id, interaction.id, apply)
+        stored = moved[0] if moved else await self.bot.store.games.require(game_id)
+        if moved:
+            self.note_move(moved[0], moved[1])
+        await update_message(
+            interaction, embed=self.table_embed(stored), view=self.table_view(stored)
+        )
+        self.tables.shown((game_id, "table"), stored.version)
+        latest = await self.bot.store.games.require(game_id)
+        if latest.version > stored.version:  # a later move was answered first
+            self._edit_table(latest)
+        if moved:
+            after, events, before = moved
+            self._publish(after, events, before=before, actor=player, table=False)
+
+    def board_action(
+        self, arg: str | None, stored: StoredGame, player: str
+    ) -> dict[str, Any] | None:
+        """The move a public-board control means for ``player`` (``None``: not theirs, or a
+        decision that is gone). The default reads :func:`bot.seated.controls.board_button`'s
+        ``<stamp>.<seat>.<index>``; a real-time game may encode the move itself, so that a
+        click stays good while the opponent's moves leave it possible."""
+        parsed = parse(arg)
+        if parsed is None or len(parsed[1]) < 2:
+            return None
+        players = stored.game.public_view()["players"]
+        seat, index = parsed[1][0], parsed[1][1]
+        if not 0 <= seat < len(players) or players[seat] != player:
+            return None
+        legal = stored.game.legal_actions(player)
+        if parsed[0] != stamp(legal) or not 0 <= index < len(legal):
+            return None
+        return dict(legal[index])
 
     def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
         """The player's other copy of the hand (DM or "Show my hand") follows."""
@@ -788,18 +916,15 @@ class SeatedCog(commands.Cog):
         actor: str | None,
         extra: Mapping[Lang, Sequence[str]] | None = None,
         notes: Mapping[str, str] | None = None,
+        table: bool = True,
     ) -> None:
-        """Show a committed move (never raises; Discord calls run in the background)."""
+        """Show a committed move (never raises; Discord calls run in the background).
+        ``table=False``: the interaction answer already showed the table."""
         public = self.public_locale(after)
         view = after.game.public_view()
-        live = self.live(after.id)
-        lines = {
-            lang: [*(extra or {}).get(lang, ()), *self.render.event_lines(events, view, lang)]
-            for lang in self.locales(after)
-        }
-        if any(lines.values()):
-            live.last = lines
-        self._edit_table(after)
+        self.note_move(after, events, extra)
+        if table:
+            self._edit_table(after)
         records = self.render.records(after.id, events, view, public)
         if records:
             self._spawn(self._post_records(after, records))
@@ -810,11 +935,28 @@ class SeatedCog(commands.Cog):
         else:
             gained = set(now) - set(before)
             lost = set(before) - set(now)
-            targets = [p for p in players if p in gained | lost | set(notes or {})]
-        for player in targets:
+            changed = gained | lost | set(notes or {}) | self.render.hands_changed(events)
+            targets = [p for p in players if p in changed]
+        for player in [] if self.spec.public_board else targets:
             if player != actor and not is_computer(player):
                 self._edit_hand(after, player, note=(notes or {}).get(player))
         self._after_turn(after, before=before, actor=actor)
+
+    def note_move(
+        self,
+        after: StoredGame,
+        events: list[Event],
+        extra: Mapping[Lang, Sequence[str]] | None = None,
+    ) -> None:
+        """What the table and the hands say happened last (kept until the next move), in
+        each language the game is shown in (the channel's, each player's)."""
+        view = after.game.public_view()
+        lines = {
+            lang: [*(extra or {}).get(lang, ()), *self.render.event_lines(events, view, lang)]
+            for lang in self.locales(after)
+        }
+        if any(lines.values()):
+            self.live(after.id).last = lines
 
     def _after_turn(self, stored: StoredGame, *, before: Sequence[str], actor: str | None) -> None:
         """Notices and computer moves for whoever must act now."""
@@ -827,7 +969,8 @@ class SeatedCog(commands.Cog):
             self._spawn(self._forget(stored.id))
             return
         fresh = [p for p in now if not is_computer(p) and (p not in before or p == actor)]
-        self.notices.arm(stored.id, fresh)
+        if not self.spec.public_board:
+            self.notices.arm(stored.id, fresh)
         if any(is_computer(p) for p in now):
             live = self.live(stored.id)
             if live.computer is None or live.computer.done():
@@ -838,6 +981,8 @@ class SeatedCog(commands.Cog):
         await self.tables.drain()
         await self.hands.drain()
         self._live.pop(game_id, None)
+        self.tables.forget_game(game_id)
+        self.hands.forget_game(game_id)
 
     async def _post_records(self, stored: StoredGame, embeds: list[discord.Embed]) -> None:
         try:
@@ -888,7 +1033,8 @@ class SeatedCog(commands.Cog):
         now = stored.game.to_act() if stored.is_active else []
         seconds = self.turn_seconds(stored)
         if not now or not seconds:
-            if before:
+            armed = live.deadline is not None or not live.deadline_known
+            if seconds and armed:  # a game without a timer never armed one: nothing to cancel
                 await self.bot.timers.cancel(self.turn_key(stored.id))
                 await self.bot.timers.cancel(self.warn_key(stored.id))
             live.deadline, live.deadline_known = None, True
@@ -1162,6 +1308,18 @@ class SeatedCog(commands.Cog):
         embed.add_field(name=t("seated.stats_wins", locale), value=str(mine.wins))
         for name_key, value in self.stats_fields(mine, locale):
             embed.add_field(name=name_key, value=value)
+        computers = await results.player(interaction.guild_id, self.computer_kind(), target.id)
+        if computers.games:
+            embed.add_field(
+                name=t("seated.stats_computers", locale),
+                value=t(
+                    "seated.stats_computers_line",
+                    locale,
+                    games=computers.games,
+                    wins=computers.wins,
+                ),
+                inline=False,
+            )
         if leaders:
             embed.add_field(
                 name=t("seated.stats_leaders", locale),

@@ -25,7 +25,7 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import Lang, t
-from bot.seated.render import SeatedRenderer
+from bot.seated.render import Label, SeatedRenderer
 from bot.ui import GameButton, GameSelect, GameView
 
 BUTTONS_MAX: Final = 20
@@ -168,3 +168,29 @@ def hand_controls(
                 )
             )
     return GameView(*items)
+
+
+def board_button(
+    kind: str,
+    game_id: int,
+    seat: int,
+    legal: Sequence[Mapping[str, Any]],
+    index: int,
+    label: Label,
+    *,
+    row: int | None = None,
+    disabled: bool = False,
+) -> GameButton:
+    """A control of a public board: ``gn:<kind>:<game_id>:do:<stamp>.<seat>.<index>``; only
+    the player in ``seat`` may use it, and only for the decision ``legal`` stamps."""
+    return GameButton(
+        kind,
+        game_id,
+        "do",
+        f"{stamp(legal)}.{seat}.{index}",
+        label=label.text[:LABEL_MAX],
+        emoji=label.emoji,
+        style=label.style,
+        disabled=disabled,
+        row=row,
+    )

@@ -62,40 +62,34 @@ class MessageEditor:
         slot.shown = max(slot.shown, version)
         if slot.pending is not None and slot.pending[0] <= slot.shown:
             slot.pending = None
-        if slot.pending is None and (slot.worker is None or slot.worker.done()):
-            self._slots.pop(key, None)
 
-    def forget(self, key: Hashable) -> None:
-        """Drop what waits for ``key`` (its message is gone or replaced)."""
-        slot = self._slots.pop(key, None)
-        if slot is not None:
+    def forget_game(self, game_id: int) -> None:
+        """Drop the slots of a finished game (keys are tuples starting with its id)."""
+        for key in [k for k in self._slots if isinstance(k, tuple) and k and k[0] == game_id]:
+            slot = self._slots.pop(key)
             slot.pending = None
 
     async def _run(self, key: Hashable, slot: _Slot) -> None:
-        try:
-            while slot.pending is not None:
-                wait = slot.last_sent + self.min_interval - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    if slot.pending is None:
-                        break
-                version, send = slot.pending
-                slot.pending = None
-                if version <= slot.shown:
-                    continue
-                try:
-                    await send()
-                    self.sent += 1
-                except discord.HTTPException as err:
-                    log.warning(
-                        "could not edit a game message",
-                        extra={"key": str(key), "status": err.status, "code": err.code},
-                    )
-                slot.shown = max(slot.shown, version)
-                slot.last_sent = time.monotonic()
-        finally:
-            if self._slots.get(key) is slot and slot.pending is None:
-                del self._slots[key]
+        while slot.pending is not None:
+            wait = slot.last_sent + self.min_interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                if slot.pending is None:
+                    break
+            version, send = slot.pending
+            slot.pending = None
+            if version <= slot.shown:
+                continue
+            try:
+                await send()
+                self.sent += 1
+            except discord.HTTPException as err:
+                log.warning(
+                    "could not edit a game message",
+                    extra={"key": str(key), "status": err.status, "code": err.code},
+                )
+            slot.shown = max(slot.shown, version)
+            slot.last_sent = time.monotonic()
 
     async def drain(self) -> None:
         """Wait until every submitted edit was sent (tests, shutdown)."""

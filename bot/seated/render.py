@@ -16,6 +16,7 @@ import discord
 
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, has_key, t
+from bot.ui import GameView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -102,6 +103,21 @@ class SeatedRenderer:
     def who(self, player: str, locale: Lang) -> str:
         return mention(player, locale)
 
+    def plain(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
+        """A player's name as plain text (buttons and selects cannot show a mention)."""
+        names: Mapping[str, str] = view.get("names") or {}
+        if player in names:
+            return names[player]
+        if is_computer(player):
+            return t("seated.computer", locale, n=player.removeprefix("cpu"))
+        seats = list(view.get("players") or [])
+        return t("seated.seat", locale, n=seats.index(player) + 1 if player in seats else "?")
+
+    def hands_changed(self, events: Sequence[Mapping[str, Any]]) -> set[str]:
+        """Players whose hand a move changed although their turn did not start or end (e.g.
+        the pile handed to someone): their hands are redrawn too."""
+        return set()
+
     def players(self, players: Iterable[str], locale: Lang) -> str:
         return ", ".join(self.who(p, locale) for p in players)
 
@@ -181,10 +197,8 @@ class SeatedRenderer:
             lines.append(self.prompt(ctx))
             if ctx.deadline is not None:
                 lines.append(t("seated.hand_deadline", ctx.locale, when=when(ctx.deadline)))
-        else:
-            acting = [p for p in ctx.view.get("to_act") or [] if p != ctx.player]
-            if acting:
-                lines.append(t("seated.wait", ctx.locale, players=self.players(acting, ctx.locale)))
+        else:  # the hand is not edited when others move: name nobody, it would go stale
+            lines.append(t("seated.wait", ctx.locale))
         return lines
 
     def prompt(self, ctx: HandContext) -> str:
@@ -217,6 +231,21 @@ class SeatedRenderer:
 
     def multi_pick(self, view: Mapping[str, Any], locale: Lang) -> MultiPick | None:
         return None
+
+    def board_controls(
+        self, kind: str, game_id: int, views: Mapping[str, Mapping[str, Any]], locale: Lang
+    ) -> GameView:
+        """A public board's controls (``SeatedSpec.public_board``): each player's legal actions
+        as buttons, one row per player (five at most); :func:`board_button` makes each one."""
+        from bot.seated.controls import board_button  # controls builds on this module
+
+        items = []
+        for seat, view in enumerate(views.values()):
+            legal = view.get("you", {}).get("legal_actions") or []
+            for index, action in enumerate(legal[:5]):
+                label = self.action_label(action, view, locale)
+                items.append(board_button(kind, game_id, seat, legal, index, label, row=seat % 5))
+        return GameView(*items)
 
     # -- what happened ----------------------------------------------------------------------
 

@@ -13,9 +13,9 @@ from discord import app_commands
 
 from bot.client import INTENTS, GamenightBot
 from bot.clock import FakeClock
+from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
 from bot.settings import Settings
-from cogs import discover_cogs
 from cogs.config import ConfigCog
 from tests.bot.fakes import FakeInteraction
 

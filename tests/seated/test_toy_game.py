@@ -1,0 +1,130 @@
+"""A toy game on the seated-game kit, lobby to result, through the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.client import GamenightBot
+from bot.clock import FakeClock
+from bot.engine import GAMES
+from bot.seated import SeatedCog
+from bot.seated.controls import stamp
+from bot.settings import Settings
+from tests.fakediscord import FakeDiscord
+from tests.seated.toy import HighCard, OpenCard, install
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(autouse=True)
+def toy_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    install()
+    monkeypatch.setattr(SeatedCog, "TABLE_EDIT_INTERVAL", 0.0)
+    monkeypatch.setattr(SeatedCog, "COMPUTER_DELAY", 0.0)
+    yield
+    GAMES.pop(HighCard.kind, None)
+    GAMES.pop(OpenCard.kind, None)
+
+
+async def test_a_toy_game_runs_from_lobby_to_result(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Office")
+    channel = fake.add_text_channel(guild, "games")
+    ana, bob = fake.add_user("Ana"), fake.add_user("Bob", locale="fr")
+    for user in (ana, bob):
+        fake.add_member(guild, user)
+    clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
+    bot = GamenightBot(
+        Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
+    )
+    async with fake.run_client(bot):
+        lobby = await fake.slash(ana, channel, "highcard new", {})
+        assert "High card" in lobby.text and not lobby.ephemeral
+        await fake.click(bob, lobby, label="Join")
+        seated = await fake.select(ana, lobby, "gns:highcard_lobby:1:add_computer", ["easy"])
+        assert "Computer 1" in seated.text
+        started = await fake.click(ana, lobby, label="Start")
+        assert started.callback_type == 7
+        cog = bot.get_cog("HighCard")
+        assert isinstance(cog, SeatedCog)
+        await cog.settle()
+        games = await bot.store.games.find(kind="highcard")
+        game_id = games[0].id
+        for _ in range(20):
+            stored = await bot.store.games.require(game_id)
+            if not stored.is_active:
+                break
+            player = stored.game.to_act()[0]
+            user = ana if player == str(ana.id) else bob
+            legal = stored.game.legal_actions(player)
+            custom_id = f"gn:highcard:{game_id}:do:{stamp(legal)}.0"
+            hand = fake.dms(user)[-1]
+            played = await fake.click(user, hand, custom_id)
+            assert played.callback_type == 7, played.text
+            await cog.settle()
+        stored = await bot.store.games.require(game_id)
+        assert stored.status == "over"
+        texts = [m.text for m in fake.channel_messages(channel)]
+        assert len(texts) == 3, texts  # the table (the lobby, edited), the call, the result
+        assert "game over" in texts[-1] and "🏆" in texts[-1]
+        assert all(len(fake.dms(u)) == 1 for u in (ana, bob))
+        assert not fake.buttons(fake.dms(ana)[-1]) or all(
+            b.disabled for b in fake.buttons(fake.dms(ana)[-1])
+        )
+        results = await bot.store.results.for_game(game_id)
+        assert {r.user_id for r in results} == {ana.id, bob.id}  # the computer has no line
+        assert {r.kind for r in results} == {"highcard.computers"}  # kept apart
+        stats = await fake.slash(bob, channel, "highcard stats", {})
+        assert stats.ephemeral and "Parties jouées: 0" in stats.text and "sur 1" in stats.text
+    await bot.store.close()
+
+
+async def test_a_public_board_is_played_on_the_table_itself(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = fake.add_guild("Office")
+    channel = fake.add_text_channel(guild, "games")
+    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
+    for user in (ana, bob):
+        fake.add_member(guild, user)
+    clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
+    bot = GamenightBot(
+        Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
+    )
+    async with fake.run_client(bot):
+        lobby = await fake.slash(ana, channel, "opencard new", {})
+        await fake.click(bob, lobby, label="Join")
+        board = await fake.click(ana, lobby, label="Start")
+        cog = bot.get_cog("OpenCard")
+        assert isinstance(cog, SeatedCog)
+        await cog.settle()
+        game_id = (await bot.store.games.find(kind="opencard"))[0].id
+        assert fake.dms(ana) == [] and fake.dms(bob) == []  # nothing is hidden: no hands
+        stored = await bot.store.games.require(game_id)
+        first = stored.game.to_act()[0]
+        mover, other = (ana, bob) if first == str(ana.id) else (bob, ana)
+        legal = stored.game.legal_actions(first)
+        seat = stored.game.public_view()["players"].index(first)
+        mine = f"gn:opencard:{game_id}:do:{stamp(legal)}.{seat}.0"
+        # The other player presses the mover's control: a quiet refresh, nothing played.
+        mark = fake.mark()
+        refused = await fake.click(other, board, mine)
+        assert refused.callback_type == 7 and not refused.ephemeral
+        assert (await bot.store.games.require(game_id)).version == stored.version
+        # Both press it at once: only the owner's counts, both see the board at once.
+        both = await asyncio.gather(fake.click(mover, board, mine), fake.click(other, board, mine))
+        assert [r.callback_type for r in both] == [7, 7]
+        await cog.settle()
+        after = await bot.store.games.require(game_id)
+        assert after.version == stored.version + 1
+        assert after.game.to_act() == [str(other.id)]
+        assert len([c for c in fake.calls_since(mark) if "callback" not in c.route]) <= 1
+    await bot.store.close()
