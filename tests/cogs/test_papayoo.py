@@ -562,6 +562,14 @@ async def test_the_host_seats_two_computers_and_plays_a_game_against_them(
         assert "🤖 Computer 2: +" in record
         assert_hands_stay_private(table)
 
+        # /papayoo stats keeps games against computers apart, and never lists a computer.
+        won = int(str(ana.id) in stored.game.result()["ranking"][0])
+        shown = await fake.slash(ana, table.channel, "papayoo stats")
+        fields = {f["name"]: f["value"] for f in shown.embed["fields"]}
+        assert fields["Games played"] == "0"
+        assert fields["Against computer players (kept apart)"] == f"{won} won of 1"
+        assert "Computer 1" not in shown.text and "cpu" not in shown.text
+
 
 async def test_a_computer_cannot_take_a_seat_at_a_full_table(
     fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
@@ -842,24 +850,17 @@ async def test_a_server_manager_may_abandon_someone_elses_game(
 # -- 10. stats ----------------------------------------------------------------------------------
 
 
-async def test_stats_show_games_wins_and_points_per_round_and_no_computer(
+async def test_stats_show_games_wins_and_points_per_round(
     fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
 ) -> None:
     fake = fake_discord
-    table = setup(fake, db_path, clock, ["Ana", "Bob"], french=["Bob"])
-    ana, bob = table.users
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], french=["Bob"])
+    ana, bob, _ = table.users
     async with fake.run_client(table.bot):
-        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 2})
-        assert (await fake.click(bob, lobby, label="Join")).callback_type == 7
-        assert (await seat_computer(fake, ana, lobby, "easy")).callback_type == 7
-        assert (await fake.click(ana, lobby, label="Start")).callback_type == 7
-        [game] = await table.bot.store.games.find(kind="papayoo", channel_id=table.channel.id)
-        table.game_id = game.id
-        await table.quiet()
-        await play_humans_to_the_end(table)
+        game_id = await start(table, {"rounds": 2})
+        await table.play_to_the_end()
         result = (await table.stored()).game.result()
-        lines = await table.bot.store.results.for_game(game.id)
-        assert sorted(r.user_id for r in lines) == sorted([ana.id, bob.id])
+        assert len(await table.bot.store.results.for_game(game_id)) == 3
 
         for user, lang in ((ana, "en"), (bob, "fr")):
             me = str(user.id)
@@ -871,8 +872,7 @@ async def test_stats_show_games_wins_and_points_per_round_and_no_computer(
             assert fields[t("seated.stats_wins", lang)] == str(won)
             average = f"{result['scores'][me] / 2:.1f}"
             assert fields[t("papayoo.stats.average", lang)] == average
-            assert "Computer" not in shown.text and "Ordinateur" not in shown.text
-            assert "cpu" not in shown.text
+            assert t("seated.stats_computers", lang) not in fields
 
 
 async def test_when_two_players_sleep_through_the_pass_the_table_and_both_hands_say_so(
