@@ -25,6 +25,7 @@ decision that is gone is answered with the current hand and changes nothing).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -1012,11 +1013,17 @@ class SeatedCog(commands.Cog):
         )
         dm = (stored.meta.get("hands") or {}).get(player)
         if dm:
-            return await self.bot.get_partial_messageable(int(dm[0])).send(text)
-        return await self.channel(stored).send(
-            f"{mention(player)} {text} {t('seated.notice_closed_dms', locale)}",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=int(player))]),
+            message = await self.bot.get_partial_messageable(int(dm[0])).send(text)
+        else:
+            message = await self.channel(stored).send(
+                f"{mention(player)} {text} {t('seated.notice_closed_dms', locale)}",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=int(player))]),
+            )
+        # Noted in the game, so that a restart can still delete it (see _resume).
+        await self.bot.store.games.update_meta(
+            game_id, {f"notice:{player}": [message.channel.id, message.id]}
         )
+        return message
 
     # -- the turn timer ---------------------------------------------------------------------
 
@@ -1169,10 +1176,28 @@ class SeatedCog(commands.Cog):
         """After a restart: finish the Discord side of starts cut short; wake computer seats."""
         await self.bot.wait_until_ready()
         for stored in await self.bot.store.games.find(kind=self.kind, limit=10_000):
+            await self._resume_notices(stored)
             if not stored.meta.get("posted"):
                 await self._post_start(stored)
             elif any(is_computer(p) for p in stored.game.to_act()):
                 self._after_turn(stored, before=[], actor=None)
+
+    async def _resume_notices(self, stored: StoredGame) -> None:
+        """Turn notices posted before the restart: kept (and deleted once the player acts)
+        while the player must still act; deleted now otherwise."""
+        now = stored.game.to_act()
+        for key, where in stored.meta.items():
+            if not key.startswith("notice:") or not where:
+                continue
+            player = key.removeprefix("notice:")
+            message = self.bot.get_partial_messageable(int(where[0])).get_partial_message(
+                int(where[1])
+            )
+            if player in now:
+                self.notices.adopt(stored.id, player, message)
+            else:
+                with contextlib.suppress(discord.HTTPException):
+                    await message.delete()
 
     # -- abandon ----------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@ As soon as they act, or the turn passes, the notice is deleted: at the end of a 
 player's DMs hold only their hand. ``warn`` sends (or rewrites) the notice when the turn timer
 is about to move for them.
 
-Notices live in memory: after a restart the turn timer still moves for anyone absent.
+Notices live in memory; the cog also notes each one in its game so that, after a restart,
+it can :meth:`TurnNotices.adopt` those still useful and delete the others.
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ Sender = Callable[[int, str, bool], Awaitable["discord.Message | None"]]
 """``async (game_id, player, warning) -> message or None``: post the notice."""
 
 
+Posted = discord.Message | discord.PartialMessage
+
+
 @dataclass
 class Notice:
     task: asyncio.Task[None] | None = None
-    message: discord.Message | None = None
+    message: Posted | None = None
     warned: bool = False
 
 
@@ -74,6 +78,10 @@ class TurnNotices:
         if old is not None:
             await self._delete(old)
 
+    def adopt(self, game_id: int, player: str, message: Posted) -> None:
+        """A notice posted before a restart: deleted like the others once the player acts."""
+        self._notices.setdefault((game_id, player), Notice(message=message))
+
     async def warn(self, game_id: int, players: list[str]) -> None:
         """The timer is about to move for these players: make sure they know."""
         for player in players:
@@ -100,7 +108,7 @@ class TurnNotices:
                 self._deleting.add(task)
                 task.add_done_callback(self._deleting.discard)
 
-    async def _delete(self, message: discord.Message | None) -> None:
+    async def _delete(self, message: Posted | None) -> None:
         if message is None:
             return
         with contextlib.suppress(discord.HTTPException):
