@@ -409,7 +409,7 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         warning = await fake.wait_for(lambda: fake.dms(sleeper)[1:])
         assert warning[0].content.startswith(f"⏳ Your turn in Papayoo #{game_id}")
         assert "<t:" in warning[0].content
-        assert (await table.stored()).version == stored.version
+        assert (await table.stored()).game.dumps() == stored.game.dumps()  # no move yet
 
         # Time is up: the bot plays the lowest legal card, on the table and in the hand.
         expected = stored.game.auto_action(turn)["card"]
@@ -922,3 +922,33 @@ async def test_two_clicks_on_start_at_once_start_one_game(
         assert "This table is closed" in told.text
         assert all(len(fake.dms(u)) == 1 for u in table.users)
         assert len(fake.channel_messages(table.channel)) == 2  # the table and one ping
+
+
+async def test_a_warning_sent_before_a_crash_is_gone_once_the_bot_has_moved(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
+    running = fake.run_client(table.bot)
+    await running.start()
+    try:
+        await start(table, {"turn_seconds": 30})
+        await pass_all(table)
+        turn = (await table.stored()).game.public_view()["turn"]
+        sleeper = table.user(turn)
+        clock.advance(seconds=16)
+        assert await table.bot.timers.run_due() == 1
+        await fake.wait_for(lambda: len(fake.dms(sleeper)) == 2)
+        await running.crash()
+        await table.bot.store.close()
+    finally:
+        if running.task is not None and not running.task.done():
+            await running.close()
+    clock.advance(seconds=15)
+    table.bot = make_bot(db_path, clock)
+    async with fake.run_client(table.bot):
+        await table.bot.timers.run_due()
+        await table.quiet()
+        assert (await table.stored()).game.public_view()["trick"][0]["player"] == turn
+        await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)
+        assert "the bot moved for you" in hand_of(table, sleeper).text
