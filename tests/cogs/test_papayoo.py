@@ -218,12 +218,11 @@ async def play_a_whole_game(table: Table) -> None:
     assert all(len(set(hands)) == 8 for hands in table.hands_seen.values())  # 2 a round
 
     # The French player reads French, the others English.
-    cyd, ana = transcript(fake, users[2]), transcript(fake, users[0])
+    ana = transcript(fake, users[0])
     dm_fr = fake.dms(users[2])[0].versions
     assert all("Votre main" in message_text(v.content, v.embeds, []) for v in dm_fr)
     assert not any("Your hand" in message_text(v.content, v.embeds, []) for v in dm_fr)
     assert any("Your hand (15)" in text for text in ana)
-    assert len(cyd) > len(rounds)
     assert_hands_stay_private(table)
     cyd_dm = [message_text(v.content, v.embeds, []) for v in dm_fr]
     assert any("remporte le pli" in text for text in cyd_dm)
