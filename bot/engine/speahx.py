@@ -17,9 +17,11 @@ Actions (plain JSON dicts; the player whose turn it is acts, one step at a time)
         chance card (the latest one drawn), alone or with hand cards of its rank when that
         makes the top four of the pile equal. ``apply`` takes any such order and choice;
         ``legal_actions`` lists, per rank: each legal single card; one play per count from 2
-        up to all but one (a legal card laid first, then suit order S H D C); and all the
-        cards of the rank with each suit held on top. Without jokers, four jacks of four
-        suits are offered once, as the Terminator.
+        up to all but one, at most 4 (a legal card laid first, then suit order S H D C); and
+        all the cards of the rank with each suit held on top. Without jokers, four jacks of
+        four suits are offered once, as the Terminator. So at most 7 plays per rank with one
+        deck (4 singles only for the top card's rank or a special rank), 11 with three: a
+        44-card hand gives about 75 plays, a 10-card hand about 10.
     ``{"type": "collect", "cards": [pile]}``  take the whole pile into the hand (not on an
         empty pile); ends the turn. ``cards`` is informative: apply takes the pile as it is.
     ``{"type": "chance"}``  draw a chance card from the stock (at most 3 per turn).
@@ -474,7 +476,7 @@ class Speahx(Game):
             first = legal[0]
             rest = list(cards)
             rest.remove(first)
-            for k in range(2, m):
+            for k in range(2, min(m, 5)):
                 if terminator and k == 4:
                     out.append({"type": PLAY, "cards": list(TERMINATOR)})
                 else:

@@ -57,6 +57,10 @@ KINDS: dict[str, KindSpec] = {
             (IDS[:8], {"rounds": 1}),
         ],
     ),
+    "speahx": KindSpec(
+        setups=[(IDS[:2], {}), (IDS[:4], {"jokers": True}), (IDS[:7], {})],
+        max_steps=20000,
+    ),
     "spaye": KindSpec(
         setups=[(IDS[:2], {}), (IDS[:4], {}), ((), {})],
         open_actors=True,
