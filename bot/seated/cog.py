@@ -486,7 +486,7 @@ class SeatedCog(commands.Cog):
             await update_message(
                 interaction, embed=self.table_embed(stored), view=self.table_view(stored)
             )
-            await self._post_start(stored)
+            self._spawn(self._post_start(stored))
 
     async def _post_start(self, stored: StoredGame) -> None:
         """The Discord side of a start, done once (and resumed after a restart): the call to
