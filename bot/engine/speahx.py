@@ -54,10 +54,14 @@ Rulings the rules leave open (also in ``help.speahx.bot_rulings``)
       so they count towards the 5.
 
 ``auto_action(player)`` (the turn timer's move): collect when a play is not obvious. The
-largest group of the lowest-value ordinary legal rank (2, 10 and jokers kept) when there is
-one; else collect; on an empty pile the lowest card. After drawing a chance card: play it if
-legal, else collect. Suit: the suit held most (ties S H D C). Target: the player with the
-fewest cards (ties: nearest on the left). Show: false. Table: the first position left.
+lowest-value ordinary legal rank (2, 10 and jokers kept), every card of it held, on top the
+suit the player keeps most of. With no ordinary play: a 10, else a joker, else collect. On an
+empty pile with only special cards: the lowest. So that absent players never pass the same
+piles back and forth forever, coins fixed by the seed and the turn count (``auto_coins``)
+change that 1 time in 4 to the second-lowest rank, 1 time in 4 to a single card of the rank,
+and 1 time in 2 play a 2 rather than collect. After drawing a chance card: play it if legal,
+else collect. Suit: the suit held most (ties S H D C). Target: the player with the fewest
+cards (ties: nearest on the left). Show: false. Table: the first position left.
 
 Events (public; no event names a face-down card, a stock card, or a card only its owner saw)
     ``play`` {player, cards, source: "hand"|"chance"|"table", position (table only)};
@@ -102,6 +106,7 @@ not_a_target {player}, bad_show.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -152,6 +157,7 @@ ORDER: Final[dict[str, int]] = {
 """How a hand is sorted: by rank (2 up to A, jokers last), then suit S H D C."""
 SPECIAL_CARD: Final[dict[str, bool]] = {c: RANK[c] in SPECIAL for c in ALL_CARDS}
 TERMINATOR: Final = tuple(JACK + s for s in SUITS)
+_COIN_STEP: Final = 0xD1B54A32D192ED03
 ACTION_TYPES: Final = (PLAY, COLLECT, CHANCE, TABLE_ACTION, SUIT_ACTION, TARGET, SHOW)
 TURN_ENDS: Final = frozenset({"turn", "game_over"})
 """The event that closes every turn."""
@@ -172,6 +178,11 @@ def full_deck(players: int, jokers: bool) -> list[str]:
 
 def sort_cards(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=ORDER.__getitem__)
+
+
+def auto_coins(rng_state: int, turns: int) -> int:
+    """64 random bits for ``auto_action``, fixed by the game's seed and the turn count."""
+    return Rng(rng_state ^ (turns * _COIN_STEP)).next64()
 
 
 def _mention(player: str) -> str:
@@ -244,6 +255,7 @@ class Speahx(Game):
         "_turn",
         "_turn_events",
         "_turned",
+        "_turns",
     )
 
     def __init__(self, players: Sequence[str], jokers: bool, rng: Rng) -> None:
@@ -280,6 +292,8 @@ class Speahx(Game):
         self._before = ""
         """The suit to follow before the play that awaits a suit decision (for Speah!)."""
         self._turn_events: list[Event] = []
+        self._turns = 0
+        """Turns finished so far."""
         self._last_turn: dict[str, Any] | None = None
         self._last: list[Event] = []
 
@@ -350,6 +364,7 @@ class Speahx(Game):
             "turned": self._turned,
             "before": self._before,
             "turn_events": _copy_events(self._turn_events),
+            "turns": self._turns,
             "last_turn": None
             if self._last_turn is None
             else {
@@ -380,6 +395,7 @@ class Speahx(Game):
         game._turned = data["turned"]
         game._before = data["before"]
         game._turn_events = _copy_events(data["turn_events"])
+        game._turns = data["turns"]
         last_turn = data["last_turn"]
         game._last_turn = (
             None
@@ -552,11 +568,31 @@ class Speahx(Game):
         plays: list[dict[str, Any]] = []
         self._hand_plays(hand, plays)
         ordinary = [a for a in plays if not SPECIAL_CARD[a["cards"][0]]]
+        # Coins that the turn count flips, so that absent players never repeat the same
+        # exchange of piles forever: 1 time in 4 the second lowest rank, 1 in 4 fewer cards
+        # of it, 1 in 2 a 2 rather than collecting.
+        coins = auto_coins(self._rng.state, self._turns)
         if ordinary:
-            return min(ordinary, key=lambda a: (VALUE[a["cards"][0]], -len(a["cards"])))
-        if pile:
-            return {"type": COLLECT, "cards": list(pile)}
-        return {"type": PLAY, "cards": [min(hand, key=ORDER.__getitem__)]}
+            held = Counter(SUIT[c] for c in hand)
+
+            def key(action: dict[str, Any]) -> tuple[int, int, int, int]:
+                cards = action["cards"]
+                top = SUIT[cards[-1]]
+                left = held[top] - sum(SUIT[c] == top for c in cards)
+                return (VALUE[cards[0]], -len(cards), -left, SUIT_INDEX[top])
+
+            ordinary.sort(key=key)
+            ranks = list(dict.fromkeys(RANK[a["cards"][0]] for a in ordinary))
+            rank = ranks[1] if len(ranks) > 1 and coins & 6 == 0 else ranks[0]
+            group = [a for a in ordinary if RANK[a["cards"][0]] == rank]
+            return group[-1] if coins & 24 == 0 else group[0]
+        if not pile:
+            return {"type": PLAY, "cards": [min(hand, key=ORDER.__getitem__)]}
+        for rank in (TEN, JOKER, TWO) if coins & 1 else (TEN, JOKER):
+            special = [c for c in hand if RANK[c] == rank]
+            if special:
+                return {"type": PLAY, "cards": [min(special, key=ORDER.__getitem__)]}
+        return {"type": COLLECT, "cards": list(pile)}
 
     def _table_cards(self, seat: int) -> list[int]:
         return [i for i, c in enumerate(self._table[seat]) if c is not None]
@@ -947,6 +983,7 @@ class Speahx(Game):
             self._keep_chance(seat, events)
         self._chance_mode = False
         self._drawn = 0
+        self._turns += 1
         hand = self._hands[seat]
         stock = self._stock
         take = min(HAND - len(hand), len(stock))
@@ -1000,6 +1037,7 @@ class Speahx(Game):
             "hand_sizes": {p: len(self._hands[i]) for i, p in enumerate(players)},
             "table_cards": {p: self._table_cards(i) for i, p in enumerate(players)},
             "stock": len(self._stock),
+            "turns": self._turns,
             "burned": len(self._burned),
             "removed": len(self._removed),
             "out": [players[s] for s in (self._out[:-1] if over else self._out)],

@@ -13,12 +13,19 @@ from bot.engine.speahx import (
     HAND,
     TABLE,
     Speahx,
+    auto_coins,
     decks_for,
     full_deck,
     sort_cards,
 )
 
 PLAYERS = [str(100 + i) for i in range(14)]
+COINS = {
+    "plain": lambda c: c & 6 and c & 24 and not c & 1,
+    "second": lambda c: not c & 6 and c & 24,
+    "single": lambda c: c & 6 and not c & 24,
+    "two": lambda c: c & 1,
+}
 A, B, C, D = PLAYERS[:4]
 FILLER = ["9C", "9C", "9C", "9C", "9C"]
 """Face-down table cards of crafted games (codes may repeat: nobody checks the deck)."""
@@ -41,9 +48,13 @@ def crafted(
     jokers: bool = False,
     out: list[int] | None = None,
     players: int | None = None,
+    coins: str = "plain",
 ) -> Speahx:
     """A game in play with the given hands, pile (top last), stock (drawn from the end),
-    face-down table cards, named suit on a top 2, seat to act and finished seats."""
+    face-down table cards, named suit on a top 2, seat to act and finished seats.
+
+    ``coins`` picks a turn count whose ``auto_coins`` give the plain timer move ("plain"),
+    or the second-lowest rank ("second"), a single card ("single"), a 2 ("two")."""
     n = players or len(hands)
     data = json.loads(start(n, jokers=jokers).dumps())
     data.update(
@@ -54,6 +65,7 @@ def crafted(
         named=named,
         turn=turn,
         out=list(out or []),
+        turns=next(t for t in range(1000) if COINS[coins](auto_coins(data["rng"], t))),
     )
     game = load_game(json.dumps({"kind": "speahx", **data}))
     assert isinstance(game, Speahx)
@@ -737,8 +749,20 @@ def test_auto_plays_the_lowest_ordinary_group_and_keeps_specials() -> None:
     game = crafted([["2H", "10H", "5H", "5S", "KH"], ["3D"]], pile=["9H"], stock=["4C"] * 9)
     action = game.auto_action(A)
     assert sorted(action["cards"]) == ["5H", "5S"]
-    game = crafted([["2H", "10H", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9)
+    game = crafted([["2H", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9)
     assert game.auto_action(A)["type"] == "collect"
+
+
+def test_auto_now_and_then_a_second_rank_a_single_card_or_a_two() -> None:
+    cards = ["2H", "5H", "5S", "KH", "KD"]
+    game = crafted([cards, ["3D"]], pile=["9H"], stock=["4C"] * 9, coins="second")
+    assert sorted(game.auto_action(A)["cards"]) == ["KD", "KH"]
+    game = crafted([cards, ["3D"]], pile=["9H"], stock=["4C"] * 9, coins="single")
+    assert game.auto_action(A)["cards"] in (["5H"], ["5S"])
+    game = crafted([["2H", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9, coins="two")
+    assert game.auto_action(A) == {"type": "play", "cards": ["2H"]}
+    game = crafted([["2H", "10C", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9)
+    assert game.auto_action(A) == {"type": "play", "cards": ["10C"]}
 
 
 def test_auto_on_an_empty_pile_plays_the_lowest_card() -> None:
