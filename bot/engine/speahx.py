@@ -37,6 +37,8 @@ Actions (plain JSON dicts; the player whose turn it is acts, one step at a time)
     ranks held, never one entry per permutation).
 
 Rulings the rules leave open (also in ``help.speahx.bot_rulings``)
+    - Cards played together go down in the order the player gives, the last on top: it
+      sets the suit to follow.
     - The 3 chance cards are per turn: a burn lets the player play again (the unplayed chance
       cards join the hand) but does not give 3 more.
     - Only the latest chance card may be played: drawing another declines the previous one.
@@ -52,6 +54,7 @@ Rulings the rules leave open (also in ``help.speahx.bot_rulings``)
     - A joker or Terminator on an empty pile gives nothing: no target to choose.
     - The refill happens at the end of the turn; unplayed chance cards join the hand first,
       so they count towards the 5.
+    - The turn timer's move (``auto_action`` below) is stated too.
 
 ``auto_action(player)`` (the turn timer's move): collect when a play is not obvious. The
 lowest-value ordinary legal rank (2, 10 and jokers kept), every card of it held, on top the
@@ -97,11 +100,12 @@ show decision, else None).
 ``result()``: ranking (finishing order, groups of one, loser last), loser, scores {id: place}.
 
 Refusals raise ``IllegalAction`` with key ``speahx.<reason>``: not_a_player {player},
-not_your_turn {player}, game_over, bad_action {got}, decision_pending {expected},
-no_decision, empty_play, not_in_hand {card}, mixed_ranks, no_match {cards}, after_chance,
-not_the_chance {card}, empty_pile, chance_limit, stock_empty, table_hand, table_stock,
-table_chance, no_table_card {position}, bad_suit {suit}, joker_self, joker_finished {player},
-not_a_target {player}, bad_show.
+not_your_turn {player}, game_over, bad_action {got}, pending_suit, pending_target,
+pending_show (a follow-up decision comes first), no_decision, empty_play, not_in_hand {card},
+hand_empty, mixed_ranks, no_match {cards, suit (symbol), top}, after_chance, not_the_chance
+{card}, empty_pile, chance_limit, stock_empty, table_hand, table_stock, table_chance,
+no_table_card {position}, bad_suit {suit}, joker_self, joker_finished {player}, not_a_target
+{player}, bad_show. Their English and French texts are in ``bot/locales/speahx.*.json``.
 """
 
 from __future__ import annotations
@@ -111,7 +115,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
-from bot.engine.cards import JOKER, RANK_VALUE, RANKS, SUIT_NAMES, SUITS, standard_deck
+from bot.engine.cards import (
+    JOKER,
+    RANK_VALUE,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    standard_deck,
+)
 from bot.engine.rng import Rng
 
 KIND: Final = "speahx"
@@ -158,6 +170,11 @@ ORDER: Final[dict[str, int]] = {
 SPECIAL_CARD: Final[dict[str, bool]] = {c: RANK[c] in SPECIAL for c in ALL_CARDS}
 TERMINATOR: Final = tuple(JACK + s for s in SUITS)
 _COIN_STEP: Final = 0xD1B54A32D192ED03
+PENDING: Final[dict[str, str]] = {
+    SUIT_ACTION: "first name the suit to follow",
+    TARGET: "first choose who takes the pile",
+    SHOW: "first say whether the others see your table card",
+}
 ACTION_TYPES: Final = (PLAY, COLLECT, CHANCE, TABLE_ACTION, SUIT_ACTION, TARGET, SHOW)
 TURN_ENDS: Final = frozenset({"turn", "game_over"})
 """The event that closes every turn."""
@@ -613,11 +630,7 @@ class Speahx(Game):
         seat = self._turn
         if phase != PLAY:
             if kind != phase:
-                raise IllegalAction(
-                    f"first finish your move: choose a {phase}",
-                    "speahx.decision_pending",
-                    expected=phase,
-                )
+                raise IllegalAction(PENDING[phase], f"speahx.pending_{phase}")
         elif kind in (SUIT_ACTION, TARGET, SHOW):
             raise IllegalAction("there is no such choice to make now", "speahx.no_decision")
         events: list[Event] = []
@@ -713,9 +726,7 @@ class Speahx(Game):
         else:
             if not hand and not self._stock:
                 raise IllegalAction(
-                    "your hand is empty: turn one of your table cards",
-                    "speahx.not_in_hand",
-                    card=cards[0],
+                    "your hand is empty: turn one of your table cards", "speahx.hand_empty"
                 )
             missing = _has_all(hand, cards)
             if missing is not None:
@@ -731,7 +742,7 @@ class Speahx(Game):
                 f"({SUIT_NAMES[follow]}) nor the top card ({top})",
                 "speahx.no_match",
                 cards=", ".join(cards),
-                suit=follow,
+                suit=SUIT_SYMBOLS[follow],
                 top=top,
             )
         # Legal: move the cards.

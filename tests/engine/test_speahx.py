@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -232,7 +233,7 @@ def test_the_two_names_a_suit_before_the_turn_goes_on() -> None:
     assert types(events) == ["play"]
     assert game.public_view()["phase"] == "suit" and game.to_act() == [A]
     assert game.legal_actions(A) == [{"type": "suit", "suit": s} for s in "SHDC"]
-    refused(game, A, {"type": "collect"}, "decision_pending")
+    refused(game, A, {"type": "collect"}, "pending_suit")
     refused(game, A, {"type": "suit", "suit": "X"}, "bad_suit")
     events = game.apply(A, {"type": "suit", "suit": "C"})
     assert events[0] == {"type": "suit_named", "player": A, "suit": "C"}
@@ -421,7 +422,7 @@ def test_table_card_played_when_legal_position_chosen_blind() -> None:
     assert game.view(A)["you"]["table_positions"] == [0, 1, 3, 4]
     refused(game, A, {"type": "table", "position": 2}, "no_table_card")
     refused(game, A, {"type": "table", "position": 7}, "no_table_card")
-    refused(game, A, {"type": "play", "cards": ["5H"]}, "not_in_hand")
+    refused(game, A, {"type": "play", "cards": ["5H"]}, "hand_empty")
     events = game.apply(A, {"type": "table", "position": 1})
     assert events[0] == {
         "type": "play",
@@ -448,6 +449,7 @@ def test_unplayable_table_card_goes_to_hand_with_the_pile() -> None:
         {"type": "show", "show": True},
     ]
     refused(game, A, {"type": "show", "show": "no"}, "bad_show")
+    refused(game, A, {"type": "collect"}, "pending_show")
     events = game.apply(A, {"type": "show", "show": False})
     assert events[0] == {"type": "table_hidden", "player": A}
     assert "KS" not in json.dumps(events)
@@ -570,7 +572,7 @@ def test_joker_gives_the_rest_of_the_pile_to_a_chosen_player() -> None:
     assert [a["player"] for a in game.legal_actions(A)] == [B, C, D]
     refused(game, A, {"type": "target", "player": A}, "joker_self")
     refused(game, A, {"type": "target", "player": "999"}, "not_a_target")
-    refused(game, A, {"type": "play", "cards": ["4C"]}, "decision_pending")
+    refused(game, A, {"type": "play", "cards": ["4C"]}, "pending_target")
     events = game.apply(A, {"type": "target", "player": C})
     assert events[0] == {"type": "joker_target", "player": A, "target": C, "cards": ["9H", "KH"]}
     assert hand(game, C) == sort_cards(["3S", "9H", "KH"])
@@ -821,3 +823,17 @@ def test_last_and_last_turn_tell_what_happened() -> None:
     view = game.public_view()
     assert view["last"] == events
     assert view["last_turn"] == {"player": A, "events": events}
+
+
+def test_every_refusal_key_has_english_and_french_texts() -> None:
+    from pathlib import Path
+
+    from bot.engine import speahx
+    from bot.i18n import CATALOGS
+
+    source = Path(speahx.__file__).read_text(encoding="utf-8")
+    keys = set(re.findall(r'"(speahx\.[a-z_]+)"', source))
+    keys |= {f"speahx.pending_{phase}" for phase in ("suit", "target", "show")}
+    assert len(keys) > 20
+    for key in keys:
+        assert key in CATALOGS["en"] and key in CATALOGS["fr"], key
