@@ -398,7 +398,7 @@ class Speahx(Game):
         game._dealer = data["dealer"]
         game._turn = data["turn"]
         game._phase = data["phase"]
-        game._hands = [list(h) for h in data["hands"]]
+        game._hands = [sort_cards(h) for h in data["hands"]]
         game._table = [list(t) for t in data["table"]]
         game._stock = list(data["stock"])
         game._pile = list(data["pile"])
@@ -490,41 +490,65 @@ class Speahx(Game):
         return actions
 
     def _hand_plays(self, hand: Sequence[str], out: list[dict[str, Any]]) -> None:
-        """The short list of plays from the hand (see the module docstring)."""
+        """The short list of plays from the hand (see the module docstring).
+
+        Hands are kept sorted (``ORDER``): each rank's cards lie together."""
         playable = self._playable()
-        by_rank: dict[str, list[str]] = {}
-        for card in sort_cards(hand):
-            by_rank.setdefault(RANK[card], []).append(card)
-        terminator_on = not self._jokers
-        for rank, cards in by_rank.items():
+        rank_of = RANK
+        append = out.append
+        size = len(hand)
+        i = 0
+        while i < size:
+            card = hand[i]
+            rank = rank_of[card]
+            j = i + 1
+            while j < size and rank_of[hand[j]] == rank:
+                j += 1
+            if j == i + 1:  # the common case: one card of that rank
+                if playable[card]:
+                    append({"type": PLAY, "cards": [card]})
+                i = j
+                continue
+            cards = list(hand[i:j])
+            i = j
             legal = [c for c in dict.fromkeys(cards) if playable[c]]
             if not legal:
                 continue
-            out.extend({"type": PLAY, "cards": [c]} for c in legal)
-            m = len(cards)
-            if m == 1:
-                continue
-            distinct = list(dict.fromkeys(cards))
-            terminator = terminator_on and rank == JACK and len(distinct) == 4
-            first = legal[0]
-            rest = list(cards)
-            rest.remove(first)
-            for k in range(2, min(m, 5)):
-                if terminator and k == 4:
-                    out.append({"type": PLAY, "cards": list(TERMINATOR)})
-                else:
-                    out.append({"type": PLAY, "cards": [first, *rest[: k - 1]]})
-            if terminator and m == 4:
+            for c in legal:
+                append({"type": PLAY, "cards": [c]})
+            self._group_plays(rank, cards, legal, playable, out)
+
+    def _group_plays(
+        self,
+        rank: str,
+        cards: list[str],
+        legal: list[str],
+        playable: dict[str, bool],
+        out: list[dict[str, Any]],
+    ) -> None:
+        """Plays of 2 or more of the ``cards`` of one rank (at least one of them ``legal``)."""
+        m = len(cards)
+        distinct = list(dict.fromkeys(cards))
+        terminator = not self._jokers and rank == JACK and len(distinct) == 4
+        first = legal[0]
+        rest = list(cards)
+        rest.remove(first)
+        for k in range(2, min(m, 5)):
+            if terminator and k == 4:
                 out.append({"type": PLAY, "cards": list(TERMINATOR)})
-                continue
-            for top in distinct:
-                others = list(cards)
-                others.remove(top)
-                if not playable[top]:
-                    lead = next(c for c in others if playable[c])
-                    others.remove(lead)
-                    others.insert(0, lead)
-                out.append({"type": PLAY, "cards": [*others, top]})
+            else:
+                out.append({"type": PLAY, "cards": [first, *rest[: k - 1]]})
+        if terminator and m == 4:
+            out.append({"type": PLAY, "cards": list(TERMINATOR)})
+            return
+        for top in distinct:
+            others = list(cards)
+            others.remove(top)
+            if not playable[top]:
+                lead = next(c for c in others if playable[c])
+                others.remove(lead)
+                others.insert(0, lead)
+            out.append({"type": PLAY, "cards": [*others, top]})
 
     def _chance_plays(self, seat: int, out: list[dict[str, Any]]) -> None:
         """The latest chance card alone if legal, and with hand cards of its rank when that
@@ -649,7 +673,7 @@ class Speahx(Game):
         else:
             self._apply_show(seat, action, events)
         self._last = events
-        self._turn_events.extend(_copy_events(events))
+        self._turn_events.extend(events)
         if events[-1]["type"] in TURN_ENDS:
             self._last_turn = {"player": player, "events": self._turn_events}
             self._turn_events = []
@@ -1093,14 +1117,15 @@ class Speahx(Game):
         }
 
 
-def _copy_value(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy_value(v) for v in value]
-    return value
-
-
 def _copy_events(events: Sequence[Event]) -> list[Event]:
-    return [{k: _copy_value(v) for k, v in e.items()} for e in events]
+    """Fresh events: lists copied, the ranking's groups too (events hold nothing deeper)."""
+    return [
+        {
+            k: ([list(g) for g in v] if k == "ranking" else v[:]) if type(v) is list else v
+            for k, v in e.items()
+        }
+        for e in events
+    ]
 
 
 def _playable_table() -> dict[tuple[str, str], dict[str, bool]]:
