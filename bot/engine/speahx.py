@@ -82,13 +82,16 @@ Events (public; no event names a face-down card, a stock card, or a card only it
         pile (``cards``) go to the hand;
     ``table_shown`` {player, card} or ``table_hidden`` {player};
     ``refill`` {player, count, stock};
-    ``out`` {player, place}; ``turn`` {player}; ``game_over`` {ranking, loser}.
+    ``out`` {player, place}; ``turn`` {player} (closes every turn but the last);
+    ``game_over`` {ranking, loser} (closes the last one).
+    ``deal_event()`` gives the opening ``deal`` {dealer, decks, jokers, stock, turn}; ``apply``
+    never emits it.
 
 ``public_view()``: kind, players (seat order), phase ("play" | "suit" | "target" | "show" |
 "over"), turn (id or None), to_act, dealer, jokers, decks, pile (top last), top, suit (the
 suit to follow, None on an empty pile), named (the suit named on a top 2, or None),
-hand_sizes {id: n}, table_cards {id: [positions face down]}, stock (count), burned (count of
-burned cards), removed (jokers and Terminator jacks out of the game), out (finishing order so
+hand_sizes {id: n}, table_cards {id: [positions face down]}, stock (count), turns (turns
+finished), burned (count of burned cards), removed (jokers and Terminator jacks out of the game), out (finishing order so
 far), chance {player, drawn, held} (chance cards of the turn in progress: drawn, still
 unplayed), last (the events of the latest action), last_turn {player, events} (the previous
 turn), announcements (the speah / torkel events of the turn in progress, else of the previous

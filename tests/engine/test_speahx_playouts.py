@@ -39,11 +39,28 @@ def state(game: Speahx) -> dict[str, Any]:
     return data
 
 
+def snapshot(game: Speahx) -> dict[str, Any]:
+    """Where every card is, read from the game's fields: ``dumps()`` at every step of
+    thousands would make this file slow for nothing."""
+    return {
+        "players": len(game._players),
+        "jokers": game._jokers,
+        "hands": [list(h) for h in game._hands],
+        "table": [list(t) for t in game._table],
+        "stock": list(game._stock),
+        "pile": list(game._pile),
+        "burned": list(game._burned),
+        "removed": list(game._removed),
+        "chance": list(game._chance),
+        "turned": game._turned,
+        "out": list(game._out),
+    }
+
+
 def check_cards_conserved(data: dict[str, Any]) -> None:
     places = [c for h in data["hands"] for c in h] + [c for t in data["table"] for c in t if c]
     places += data["stock"] + data["pile"] + data["burned"] + data["removed"] + data["chance"]
-    jokers = data["options"]["jokers"]
-    assert Counter(places) == Counter(full_deck(len(data["players"]), jokers))
+    assert Counter(places) == Counter(full_deck(data["players"], data["jokers"]))
 
 
 def reshuffled(data: dict[str, Any], keep: int | None, rnd: random.Random) -> Speahx:
@@ -93,7 +110,6 @@ def check_events_name_public_cards(
     allowed += Counter(after["removed"]) - Counter(before["removed"])
     if action.get("type") == "show" and action.get("show"):
         allowed[before["turned"]] += 1
-    allowed |= Counter(after["pile"]) + Counter(before["pile"])
     named = Counter[str]()
     for event in events:
         if event["type"] in ("game_over",):
@@ -106,7 +122,7 @@ def playout(n: int, seed: int, jokers: bool, check_views: bool = True) -> Speahx
     game = new_game("speahx", PLAYERS[:n], seed, {"jokers": jokers})
     assert isinstance(game, Speahx)
     rnd = random.Random(seed)
-    data = state(game)
+    data = snapshot(game)
     check_cards_conserved(data)
     for _ in range(MAX_STEPS):
         if game.is_over():
@@ -118,7 +134,7 @@ def playout(n: int, seed: int, jokers: bool, check_views: bool = True) -> Speahx
         if check_views and rnd.random() < VIEW_RATE:
             check_views_hide_secrets(game, rnd)
         events = game.apply(player, json.loads(json.dumps(action)))
-        after = state(game)
+        after = snapshot(game)
         check_cards_conserved(after)
         check_events_name_public_cards(data, after, action, events)
         assert len(after["out"]) == len(set(after["out"]))
@@ -130,9 +146,7 @@ def playout(n: int, seed: int, jokers: bool, check_views: bool = True) -> Speahx
     assert sorted(ranking) == sorted(PLAYERS[:n])
     assert result["loser"] == ranking[-1]
     holding = [
-        p
-        for seat, p in enumerate(data["players"])
-        if data["hands"][seat] or any(data["table"][seat])
+        p for seat, p in enumerate(PLAYERS[:n]) if data["hands"][seat] or any(data["table"][seat])
     ]
     assert holding == [result["loser"]], "the loser is the one player left with cards"
     return game
@@ -152,7 +166,7 @@ def test_random_playouts_conserve_cards_end_and_keep_secrets(
 
 def test_playouts_for_every_player_count() -> None:
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
-        playout(n, 1000 + n, n % 2 == 0, check_views=n in (3, 14))
+        playout(n, 1000 + n, n % 2 == 0, check_views=n == MAX_PLAYERS)
 
 
 def test_auto_action_games_end() -> None:
