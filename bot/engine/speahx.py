@@ -455,9 +455,6 @@ class Speahx(Game):
         follow = self._named if top_rank == TWO else SUIT[top]
         return _PLAYABLE[(follow, top_rank)]
 
-    def _table_mode(self, seat: int) -> bool:
-        return not self._hands[seat] and not self._stock and not self._chance_mode
-
     def legal_actions(self, player: str) -> list[dict[str, Any]]:
         phase = self._phase
         if phase == OVER:
@@ -600,14 +597,10 @@ class Speahx(Game):
         pile = self._pile
         if self._chance_mode:
             card = self._chance[-1]
-            if self._playable()[card]:
+            if self._playable()[card]:  # always so on an empty pile
                 return {"type": PLAY, "cards": [card]}
-            if pile:
-                return {"type": COLLECT, "cards": list(pile)}
-            return {"type": PLAY, "cards": [card]}  # pragma: no cover - legal on an empty pile
-        if not hand:
-            if pile and not self._table_cards(seat):
-                return {"type": COLLECT, "cards": list(pile)}  # pragma: no cover
+            return {"type": COLLECT, "cards": list(pile)}
+        if not hand:  # then the stock is empty and table cards are left (else the turn ended)
             return {"type": TABLE_ACTION, "position": self._table_cards(seat)[0]}
         plays: list[dict[str, Any]] = []
         self._hand_plays(hand, plays)
@@ -887,8 +880,6 @@ class Speahx(Game):
                 f"you may draw at most {CHANCES} chance cards per turn", "speahx.chance_limit"
             )
         if not self._stock:
-            raise IllegalAction("the stock is empty: no chance card left", "speahx.stock_empty")
-        if not self._chance_mode and not self._hands[seat]:  # pragma: no cover - see _burn_all
             raise IllegalAction("the stock is empty: no chance card left", "speahx.stock_empty")
         card = self._stock.pop()
         self._chance.append(card)
