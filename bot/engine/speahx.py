@@ -37,6 +37,8 @@ Actions (plain JSON dicts; the player whose turn it is acts, one step at a time)
     ranks held, never one entry per permutation).
 
 Rulings the rules leave open (also in ``help.speahx.bot_rulings``)
+    - Cards played together go down in the order the player gives, the last on top: it
+      sets the suit to follow.
     - The 3 chance cards are per turn: a burn lets the player play again (the unplayed chance
       cards join the hand) but does not give 3 more.
     - Only the latest chance card may be played: drawing another declines the previous one.
@@ -52,12 +54,17 @@ Rulings the rules leave open (also in ``help.speahx.bot_rulings``)
     - A joker or Terminator on an empty pile gives nothing: no target to choose.
     - The refill happens at the end of the turn; unplayed chance cards join the hand first,
       so they count towards the 5.
+    - The turn timer's move (``auto_action`` below) is stated too.
 
 ``auto_action(player)`` (the turn timer's move): collect when a play is not obvious. The
-largest group of the lowest-value ordinary legal rank (2, 10 and jokers kept) when there is
-one; else collect; on an empty pile the lowest card. After drawing a chance card: play it if
-legal, else collect. Suit: the suit held most (ties S H D C). Target: the player with the
-fewest cards (ties: nearest on the left). Show: false. Table: the first position left.
+lowest-value ordinary legal rank (2, 10 and jokers kept), every card of it held, on top the
+suit the player keeps most of. With no ordinary play: a 10, else a joker, else collect. On an
+empty pile with only special cards: the lowest. So that absent players never pass the same
+piles back and forth forever, coins fixed by the seed and the turn count (``auto_coins``)
+change that 1 time in 4 to the second-lowest rank, 1 time in 4 to a single card of the rank,
+and 1 time in 2 play a 2 rather than collect. After drawing a chance card: play it if legal,
+else collect. Suit: the suit held most (ties S H D C). Target: the player with the fewest
+cards (ties: nearest on the left). Show: false. Table: the first position left.
 
 Events (public; no event names a face-down card, a stock card, or a card only its owner saw)
     ``play`` {player, cards, source: "hand"|"chance"|"table", position (table only)};
@@ -75,13 +82,16 @@ Events (public; no event names a face-down card, a stock card, or a card only it
         pile (``cards``) go to the hand;
     ``table_shown`` {player, card} or ``table_hidden`` {player};
     ``refill`` {player, count, stock};
-    ``out`` {player, place}; ``turn`` {player}; ``game_over`` {ranking, loser}.
+    ``out`` {player, place}; ``turn`` {player} (closes every turn but the last);
+    ``game_over`` {ranking, loser} (closes the last one).
+    ``deal_event()`` gives the opening ``deal`` {dealer, decks, jokers, stock, turn}; ``apply``
+    never emits it.
 
 ``public_view()``: kind, players (seat order), phase ("play" | "suit" | "target" | "show" |
 "over"), turn (id or None), to_act, dealer, jokers, decks, pile (top last), top, suit (the
 suit to follow, None on an empty pile), named (the suit named on a top 2, or None),
-hand_sizes {id: n}, table_cards {id: [positions face down]}, stock (count), burned (count of
-burned cards), removed (jokers and Terminator jacks out of the game), out (finishing order so
+hand_sizes {id: n}, table_cards {id: [positions face down]}, stock (count), turns (turns
+finished), burned (count of burned cards), removed (jokers and Terminator jacks out of the game), out (finishing order so
 far), chance {player, drawn, held} (chance cards of the turn in progress: drawn, still
 unplayed), last (the events of the latest action), last_turn {player, events} (the previous
 turn), announcements (the speah / torkel events of the turn in progress, else of the previous
@@ -93,20 +103,30 @@ show decision, else None).
 ``result()``: ranking (finishing order, groups of one, loser last), loser, scores {id: place}.
 
 Refusals raise ``IllegalAction`` with key ``speahx.<reason>``: not_a_player {player},
-not_your_turn {player}, game_over, bad_action {got}, decision_pending {expected},
-no_decision, empty_play, not_in_hand {card}, mixed_ranks, no_match {cards}, after_chance,
-not_the_chance {card}, empty_pile, chance_limit, stock_empty, table_hand, table_stock,
-table_chance, no_table_card {position}, bad_suit {suit}, joker_self, joker_finished {player},
-not_a_target {player}, bad_show.
+not_your_turn {player}, game_over, bad_action {got}, pending_suit, pending_target,
+pending_show (a follow-up decision comes first), no_decision, empty_play, not_in_hand {card},
+hand_empty, mixed_ranks, no_match {cards, suit (symbol), top}, after_chance, not_the_chance
+{card}, empty_pile, chance_limit, stock_empty, table_hand, table_stock, table_chance,
+no_table_card {position}, bad_suit {suit}, joker_self, joker_finished {player}, not_a_target
+{player}, bad_show. Their English and French texts are in ``bot/locales/speahx.*.json``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
-from bot.engine.cards import JOKER, RANK_VALUE, RANKS, SUIT_NAMES, SUITS, standard_deck
+from bot.engine.cards import (
+    JOKER,
+    RANK_VALUE,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    SUITS,
+    standard_deck,
+)
 from bot.engine.rng import Rng
 
 KIND: Final = "speahx"
@@ -152,6 +172,12 @@ ORDER: Final[dict[str, int]] = {
 """How a hand is sorted: by rank (2 up to A, jokers last), then suit S H D C."""
 SPECIAL_CARD: Final[dict[str, bool]] = {c: RANK[c] in SPECIAL for c in ALL_CARDS}
 TERMINATOR: Final = tuple(JACK + s for s in SUITS)
+_COIN_STEP: Final = 0xD1B54A32D192ED03
+PENDING: Final[dict[str, str]] = {
+    SUIT_ACTION: "first name the suit to follow",
+    TARGET: "first choose who takes the pile",
+    SHOW: "first say whether the others see your table card",
+}
 ACTION_TYPES: Final = (PLAY, COLLECT, CHANCE, TABLE_ACTION, SUIT_ACTION, TARGET, SHOW)
 TURN_ENDS: Final = frozenset({"turn", "game_over"})
 """The event that closes every turn."""
@@ -172,6 +198,11 @@ def full_deck(players: int, jokers: bool) -> list[str]:
 
 def sort_cards(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=ORDER.__getitem__)
+
+
+def auto_coins(rng_state: int, turns: int) -> int:
+    """64 random bits for ``auto_action``, fixed by the game's seed and the turn count."""
+    return Rng(rng_state ^ (turns * _COIN_STEP)).next64()
 
 
 def _mention(player: str) -> str:
@@ -244,6 +275,7 @@ class Speahx(Game):
         "_turn",
         "_turn_events",
         "_turned",
+        "_turns",
     )
 
     def __init__(self, players: Sequence[str], jokers: bool, rng: Rng) -> None:
@@ -280,6 +312,8 @@ class Speahx(Game):
         self._before = ""
         """The suit to follow before the play that awaits a suit decision (for Speah!)."""
         self._turn_events: list[Event] = []
+        self._turns = 0
+        """Turns finished so far."""
         self._last_turn: dict[str, Any] | None = None
         self._last: list[Event] = []
 
@@ -350,6 +384,7 @@ class Speahx(Game):
             "turned": self._turned,
             "before": self._before,
             "turn_events": _copy_events(self._turn_events),
+            "turns": self._turns,
             "last_turn": None
             if self._last_turn is None
             else {
@@ -366,7 +401,7 @@ class Speahx(Game):
         game._dealer = data["dealer"]
         game._turn = data["turn"]
         game._phase = data["phase"]
-        game._hands = [list(h) for h in data["hands"]]
+        game._hands = [sort_cards(h) for h in data["hands"]]
         game._table = [list(t) for t in data["table"]]
         game._stock = list(data["stock"])
         game._pile = list(data["pile"])
@@ -380,6 +415,7 @@ class Speahx(Game):
         game._turned = data["turned"]
         game._before = data["before"]
         game._turn_events = _copy_events(data["turn_events"])
+        game._turns = data["turns"]
         last_turn = data["last_turn"]
         game._last_turn = (
             None
@@ -419,9 +455,6 @@ class Speahx(Game):
         follow = self._named if top_rank == TWO else SUIT[top]
         return _PLAYABLE[(follow, top_rank)]
 
-    def _table_mode(self, seat: int) -> bool:
-        return not self._hands[seat] and not self._stock and not self._chance_mode
-
     def legal_actions(self, player: str) -> list[dict[str, Any]]:
         phase = self._phase
         if phase == OVER:
@@ -457,41 +490,65 @@ class Speahx(Game):
         return actions
 
     def _hand_plays(self, hand: Sequence[str], out: list[dict[str, Any]]) -> None:
-        """The short list of plays from the hand (see the module docstring)."""
+        """The short list of plays from the hand (see the module docstring).
+
+        Hands are kept sorted (``ORDER``): each rank's cards lie together."""
         playable = self._playable()
-        by_rank: dict[str, list[str]] = {}
-        for card in sort_cards(hand):
-            by_rank.setdefault(RANK[card], []).append(card)
-        terminator_on = not self._jokers
-        for rank, cards in by_rank.items():
+        rank_of = RANK
+        append = out.append
+        size = len(hand)
+        i = 0
+        while i < size:
+            card = hand[i]
+            rank = rank_of[card]
+            j = i + 1
+            while j < size and rank_of[hand[j]] == rank:
+                j += 1
+            if j == i + 1:  # the common case: one card of that rank
+                if playable[card]:
+                    append({"type": PLAY, "cards": [card]})
+                i = j
+                continue
+            cards = list(hand[i:j])
+            i = j
             legal = [c for c in dict.fromkeys(cards) if playable[c]]
             if not legal:
                 continue
-            out.extend({"type": PLAY, "cards": [c]} for c in legal)
-            m = len(cards)
-            if m == 1:
-                continue
-            distinct = list(dict.fromkeys(cards))
-            terminator = terminator_on and rank == JACK and len(distinct) == 4
-            first = legal[0]
-            rest = list(cards)
-            rest.remove(first)
-            for k in range(2, min(m, 5)):
-                if terminator and k == 4:
-                    out.append({"type": PLAY, "cards": list(TERMINATOR)})
-                else:
-                    out.append({"type": PLAY, "cards": [first, *rest[: k - 1]]})
-            if terminator and m == 4:
+            for c in legal:
+                append({"type": PLAY, "cards": [c]})
+            self._group_plays(rank, cards, legal, playable, out)
+
+    def _group_plays(
+        self,
+        rank: str,
+        cards: list[str],
+        legal: list[str],
+        playable: dict[str, bool],
+        out: list[dict[str, Any]],
+    ) -> None:
+        """Plays of 2 or more of the ``cards`` of one rank (at least one of them ``legal``)."""
+        m = len(cards)
+        distinct = list(dict.fromkeys(cards))
+        terminator = not self._jokers and rank == JACK and len(distinct) == 4
+        first = legal[0]
+        rest = list(cards)
+        rest.remove(first)
+        for k in range(2, min(m, 5)):
+            if terminator and k == 4:
                 out.append({"type": PLAY, "cards": list(TERMINATOR)})
-                continue
-            for top in distinct:
-                others = list(cards)
-                others.remove(top)
-                if not playable[top]:
-                    lead = next(c for c in others if playable[c])
-                    others.remove(lead)
-                    others.insert(0, lead)
-                out.append({"type": PLAY, "cards": [*others, top]})
+            else:
+                out.append({"type": PLAY, "cards": [first, *rest[: k - 1]]})
+        if terminator and m == 4:
+            out.append({"type": PLAY, "cards": list(TERMINATOR)})
+            return
+        for top in distinct:
+            others = list(cards)
+            others.remove(top)
+            if not playable[top]:
+                lead = next(c for c in others if playable[c])
+                others.remove(lead)
+                others.insert(0, lead)
+            out.append({"type": PLAY, "cards": [*others, top]})
 
     def _chance_plays(self, seat: int, out: list[dict[str, Any]]) -> None:
         """The latest chance card alone if legal, and with hand cards of its rank when that
@@ -540,23 +597,39 @@ class Speahx(Game):
         pile = self._pile
         if self._chance_mode:
             card = self._chance[-1]
-            if self._playable()[card]:
+            if self._playable()[card]:  # always so on an empty pile
                 return {"type": PLAY, "cards": [card]}
-            if pile:
-                return {"type": COLLECT, "cards": list(pile)}
-            return {"type": PLAY, "cards": [card]}  # pragma: no cover - legal on an empty pile
-        if not hand:
-            if pile and not self._table_cards(seat):
-                return {"type": COLLECT, "cards": list(pile)}  # pragma: no cover
+            return {"type": COLLECT, "cards": list(pile)}
+        if not hand:  # then the stock is empty and table cards are left (else the turn ended)
             return {"type": TABLE_ACTION, "position": self._table_cards(seat)[0]}
         plays: list[dict[str, Any]] = []
         self._hand_plays(hand, plays)
         ordinary = [a for a in plays if not SPECIAL_CARD[a["cards"][0]]]
+        # Coins that the turn count flips, so that absent players never repeat the same
+        # exchange of piles forever: 1 time in 4 the second lowest rank, 1 in 4 fewer cards
+        # of it, 1 in 2 a 2 rather than collecting.
+        coins = auto_coins(self._rng.state, self._turns)
         if ordinary:
-            return min(ordinary, key=lambda a: (VALUE[a["cards"][0]], -len(a["cards"])))
-        if pile:
-            return {"type": COLLECT, "cards": list(pile)}
-        return {"type": PLAY, "cards": [min(hand, key=ORDER.__getitem__)]}
+            held = Counter(SUIT[c] for c in hand)
+
+            def key(action: dict[str, Any]) -> tuple[int, int, int, int]:
+                cards = action["cards"]
+                top = SUIT[cards[-1]]
+                left = held[top] - sum(SUIT[c] == top for c in cards)
+                return (VALUE[cards[0]], -len(cards), -left, SUIT_INDEX[top])
+
+            ordinary.sort(key=key)
+            ranks = list(dict.fromkeys(RANK[a["cards"][0]] for a in ordinary))
+            rank = ranks[1] if len(ranks) > 1 and coins & 6 == 0 else ranks[0]
+            group = [a for a in ordinary if RANK[a["cards"][0]] == rank]
+            return group[-1] if coins & 24 == 0 else group[0]
+        if not pile:
+            return {"type": PLAY, "cards": [min(hand, key=ORDER.__getitem__)]}
+        for rank in (TEN, JOKER, TWO) if coins & 1 else (TEN, JOKER):
+            special = [c for c in hand if RANK[c] == rank]
+            if special:
+                return {"type": PLAY, "cards": [min(special, key=ORDER.__getitem__)]}
+        return {"type": COLLECT, "cards": list(pile)}
 
     def _table_cards(self, seat: int) -> list[int]:
         return [i for i, c in enumerate(self._table[seat]) if c is not None]
@@ -577,11 +650,7 @@ class Speahx(Game):
         seat = self._turn
         if phase != PLAY:
             if kind != phase:
-                raise IllegalAction(
-                    f"first finish your move: choose a {phase}",
-                    "speahx.decision_pending",
-                    expected=phase,
-                )
+                raise IllegalAction(PENDING[phase], f"speahx.pending_{phase}")
         elif kind in (SUIT_ACTION, TARGET, SHOW):
             raise IllegalAction("there is no such choice to make now", "speahx.no_decision")
         events: list[Event] = []
@@ -600,7 +669,7 @@ class Speahx(Game):
         else:
             self._apply_show(seat, action, events)
         self._last = events
-        self._turn_events.extend(_copy_events(events))
+        self._turn_events.extend(events)
         if events[-1]["type"] in TURN_ENDS:
             self._last_turn = {"player": player, "events": self._turn_events}
             self._turn_events = []
@@ -677,9 +746,7 @@ class Speahx(Game):
         else:
             if not hand and not self._stock:
                 raise IllegalAction(
-                    "your hand is empty: turn one of your table cards",
-                    "speahx.not_in_hand",
-                    card=cards[0],
+                    "your hand is empty: turn one of your table cards", "speahx.hand_empty"
                 )
             missing = _has_all(hand, cards)
             if missing is not None:
@@ -695,7 +762,7 @@ class Speahx(Game):
                 f"({SUIT_NAMES[follow]}) nor the top card ({top})",
                 "speahx.no_match",
                 cards=", ".join(cards),
-                suit=follow,
+                suit=SUIT_SYMBOLS[follow],
                 top=top,
             )
         # Legal: move the cards.
@@ -813,8 +880,6 @@ class Speahx(Game):
                 f"you may draw at most {CHANCES} chance cards per turn", "speahx.chance_limit"
             )
         if not self._stock:
-            raise IllegalAction("the stock is empty: no chance card left", "speahx.stock_empty")
-        if not self._chance_mode and not self._hands[seat]:  # pragma: no cover - see _burn_all
             raise IllegalAction("the stock is empty: no chance card left", "speahx.stock_empty")
         card = self._stock.pop()
         self._chance.append(card)
@@ -947,6 +1012,7 @@ class Speahx(Game):
             self._keep_chance(seat, events)
         self._chance_mode = False
         self._drawn = 0
+        self._turns += 1
         hand = self._hands[seat]
         stock = self._stock
         take = min(HAND - len(hand), len(stock))
@@ -1000,6 +1066,7 @@ class Speahx(Game):
             "hand_sizes": {p: len(self._hands[i]) for i, p in enumerate(players)},
             "table_cards": {p: self._table_cards(i) for i, p in enumerate(players)},
             "stock": len(self._stock),
+            "turns": self._turns,
             "burned": len(self._burned),
             "removed": len(self._removed),
             "out": [players[s] for s in (self._out[:-1] if over else self._out)],
@@ -1044,14 +1111,15 @@ class Speahx(Game):
         }
 
 
-def _copy_value(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy_value(v) for v in value]
-    return value
-
-
 def _copy_events(events: Sequence[Event]) -> list[Event]:
-    return [{k: _copy_value(v) for k, v in e.items()} for e in events]
+    """Fresh events: lists copied, the ranking's groups too (events hold nothing deeper)."""
+    return [
+        {
+            k: ([list(g) for g in v] if k == "ranking" else v[:]) if type(v) is list else v
+            for k, v in e.items()
+        }
+        for e in events
+    ]
 
 
 def _playable_table() -> dict[tuple[str, str], dict[str, bool]]:

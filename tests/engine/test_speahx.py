@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -13,12 +14,19 @@ from bot.engine.speahx import (
     HAND,
     TABLE,
     Speahx,
+    auto_coins,
     decks_for,
     full_deck,
     sort_cards,
 )
 
 PLAYERS = [str(100 + i) for i in range(14)]
+COINS = {
+    "plain": lambda c: c & 6 and c & 24 and not c & 1,
+    "second": lambda c: not c & 6 and c & 24,
+    "single": lambda c: c & 6 and not c & 24,
+    "two": lambda c: c & 1,
+}
 A, B, C, D = PLAYERS[:4]
 FILLER = ["9C", "9C", "9C", "9C", "9C"]
 """Face-down table cards of crafted games (codes may repeat: nobody checks the deck)."""
@@ -41,9 +49,13 @@ def crafted(
     jokers: bool = False,
     out: list[int] | None = None,
     players: int | None = None,
+    coins: str = "plain",
 ) -> Speahx:
     """A game in play with the given hands, pile (top last), stock (drawn from the end),
-    face-down table cards, named suit on a top 2, seat to act and finished seats."""
+    face-down table cards, named suit on a top 2, seat to act and finished seats.
+
+    ``coins`` picks a turn count whose ``auto_coins`` give the plain timer move ("plain"),
+    or the second-lowest rank ("second"), a single card ("single"), a 2 ("two")."""
     n = players or len(hands)
     data = json.loads(start(n, jokers=jokers).dumps())
     data.update(
@@ -54,6 +66,7 @@ def crafted(
         named=named,
         turn=turn,
         out=list(out or []),
+        turns=next(t for t in range(1000) if COINS[coins](auto_coins(data["rng"], t))),
     )
     game = load_game(json.dumps({"kind": "speahx", **data}))
     assert isinstance(game, Speahx)
@@ -220,7 +233,7 @@ def test_the_two_names_a_suit_before_the_turn_goes_on() -> None:
     assert types(events) == ["play"]
     assert game.public_view()["phase"] == "suit" and game.to_act() == [A]
     assert game.legal_actions(A) == [{"type": "suit", "suit": s} for s in "SHDC"]
-    refused(game, A, {"type": "collect"}, "decision_pending")
+    refused(game, A, {"type": "collect"}, "pending_suit")
     refused(game, A, {"type": "suit", "suit": "X"}, "bad_suit")
     events = game.apply(A, {"type": "suit", "suit": "C"})
     assert events[0] == {"type": "suit_named", "player": A, "suit": "C"}
@@ -409,7 +422,7 @@ def test_table_card_played_when_legal_position_chosen_blind() -> None:
     assert game.view(A)["you"]["table_positions"] == [0, 1, 3, 4]
     refused(game, A, {"type": "table", "position": 2}, "no_table_card")
     refused(game, A, {"type": "table", "position": 7}, "no_table_card")
-    refused(game, A, {"type": "play", "cards": ["5H"]}, "not_in_hand")
+    refused(game, A, {"type": "play", "cards": ["5H"]}, "hand_empty")
     events = game.apply(A, {"type": "table", "position": 1})
     assert events[0] == {
         "type": "play",
@@ -436,6 +449,7 @@ def test_unplayable_table_card_goes_to_hand_with_the_pile() -> None:
         {"type": "show", "show": True},
     ]
     refused(game, A, {"type": "show", "show": "no"}, "bad_show")
+    refused(game, A, {"type": "collect"}, "pending_show")
     events = game.apply(A, {"type": "show", "show": False})
     assert events[0] == {"type": "table_hidden", "player": A}
     assert "KS" not in json.dumps(events)
@@ -558,7 +572,7 @@ def test_joker_gives_the_rest_of_the_pile_to_a_chosen_player() -> None:
     assert [a["player"] for a in game.legal_actions(A)] == [B, C, D]
     refused(game, A, {"type": "target", "player": A}, "joker_self")
     refused(game, A, {"type": "target", "player": "999"}, "not_a_target")
-    refused(game, A, {"type": "play", "cards": ["4C"]}, "decision_pending")
+    refused(game, A, {"type": "play", "cards": ["4C"]}, "pending_target")
     events = game.apply(A, {"type": "target", "player": C})
     assert events[0] == {"type": "joker_target", "player": A, "target": C, "cards": ["9H", "KH"]}
     assert hand(game, C) == sort_cards(["3S", "9H", "KH"])
@@ -737,8 +751,20 @@ def test_auto_plays_the_lowest_ordinary_group_and_keeps_specials() -> None:
     game = crafted([["2H", "10H", "5H", "5S", "KH"], ["3D"]], pile=["9H"], stock=["4C"] * 9)
     action = game.auto_action(A)
     assert sorted(action["cards"]) == ["5H", "5S"]
-    game = crafted([["2H", "10H", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9)
+    game = crafted([["2H", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9)
     assert game.auto_action(A)["type"] == "collect"
+
+
+def test_auto_now_and_then_a_second_rank_a_single_card_or_a_two() -> None:
+    cards = ["2H", "5H", "5S", "KH", "KD"]
+    game = crafted([cards, ["3D"]], pile=["9H"], stock=["4C"] * 9, coins="second")
+    assert sorted(game.auto_action(A)["cards"]) == ["KD", "KH"]
+    game = crafted([cards, ["3D"]], pile=["9H"], stock=["4C"] * 9, coins="single")
+    assert game.auto_action(A)["cards"] in (["5H"], ["5S"])
+    game = crafted([["2H", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9, coins="two")
+    assert game.auto_action(A) == {"type": "play", "cards": ["2H"]}
+    game = crafted([["2H", "10C", "KS"], ["3D"]], pile=["9D"], stock=["4C"] * 9)
+    assert game.auto_action(A) == {"type": "play", "cards": ["10C"]}
 
 
 def test_auto_on_an_empty_pile_plays_the_lowest_card() -> None:
@@ -797,3 +823,17 @@ def test_last_and_last_turn_tell_what_happened() -> None:
     view = game.public_view()
     assert view["last"] == events
     assert view["last_turn"] == {"player": A, "events": events}
+
+
+def test_every_refusal_key_has_english_and_french_texts() -> None:
+    from pathlib import Path
+
+    from bot.engine import speahx
+    from bot.i18n import CATALOGS
+
+    source = Path(speahx.__file__).read_text(encoding="utf-8")
+    keys = set(re.findall(r'"(speahx\.[a-z_]+)"', source))
+    keys |= {f"speahx.pending_{phase}" for phase in ("suit", "target", "show")}
+    assert len(keys) > 20
+    for key in keys:
+        assert key in CATALOGS["en"] and key in CATALOGS["fr"], key
