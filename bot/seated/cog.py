@@ -29,7 +29,7 @@ import logging
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -192,8 +192,18 @@ class SeatedCog(commands.Cog):
         return task
 
     def results(self, stored: StoredGame) -> list[PlayerResult]:
-        """The result lines of a finished game (computer seats get none)."""
-        return default_results(stored)
+        """The result lines of a finished game: colleagues only (computer seats get none),
+        filed apart when computers played (:meth:`computer_kind`)."""
+        return self.file_results(stored, default_results(stored))
+
+    def computer_kind(self) -> str:
+        """Where the results of games with computer seats are kept, apart from the others."""
+        return f"{self.kind}.computers"
+
+    def file_results(self, stored: StoredGame, lines: list[PlayerResult]) -> list[PlayerResult]:
+        if not any(is_computer(p) for p in stored.game.public_view()["players"]):
+            return lines
+        return [replace(line, kind=self.computer_kind()) for line in lines]
 
     def live(self, game_id: int) -> _Live:
         live = self._live.get(game_id)
@@ -438,10 +448,17 @@ class SeatedCog(commands.Cog):
             log.warning("could not close an expired lobby", extra={"game_id": lobby_id})
 
     async def _start(
-        self, interaction: discord.Interaction[Any], lobby: StoredGame, public: Lang, locale: Lang
+        self,
+        interaction: discord.Interaction[Any],
+        lobby: StoredGame,
+        public: Lang,
+        locale: Lang,
+        *,
+        as_player: str | None = None,
     ) -> None:
         """Start the lobby and create the game in one transaction; the lobby message becomes
-        the table; then the players are called and get their hands."""
+        the table; then the players are called and get their hands. ``as_player``: who starts
+        it (the host, when a challenged colleague's Accept starts the game)."""
         created: dict[str, StoredGame] = {}
         table_id = interaction.message.id if interaction.message is not None else None
 
@@ -477,7 +494,10 @@ class SeatedCog(commands.Cog):
         async with auto_defer(interaction):
             try:
                 await self.bot.store.games.act(
-                    lobby.id, interaction.user.id, {"type": "start"}, in_tx=create
+                    lobby.id,
+                    as_player or str(interaction.user.id),
+                    {"type": "start"},
+                    in_tx=create,
                 )
             except IllegalAction as err:
                 await self.say(interaction, self.refusal(err, locale))
@@ -513,7 +533,12 @@ class SeatedCog(commands.Cog):
         except discord.HTTPException:
             log.exception("could not call the players of a game", extra={"game_id": stored.id})
         stored = await self.bot.store.games.update_meta(
-            stored.id, {"hands": hands, "called": True, "posted": all(p in hands for p in humans)}
+            stored.id,
+            {
+                "hands": hands,
+                "called": True,
+                "posted": self.spec.public_board or all(p in hands for p in humans),
+            },
         )
         self._after_turn(stored, before=[], actor=None)
 
@@ -794,25 +819,20 @@ class SeatedCog(commands.Cog):
         """A click on a public board: applied in arrival order, answered by updating the board
         itself. A click on someone else's controls, or one that lost a race, gets the board as
         it is now (a quiet refresh), never an error."""
-        parsed = parse(press.arg)
 
         async def apply() -> tuple[StoredGame, list[Event], Sequence[str]] | None:
             stored = await self.bot.store.games.require(game_id)
-            if not stored.is_active or parsed is None or len(parsed[1]) < 2:
+            if not stored.is_active:
                 return None
-            players = stored.game.public_view()["players"]
-            seat, index = parsed[1][0], parsed[1][1]
-            if not 0 <= seat < len(players) or players[seat] != player:
-                return None
-            legal = stored.game.legal_actions(player)
-            if parsed[0] != stamp(legal) or not 0 <= index < len(legal):
+            action = self.board_action(press.arg, stored, player)
+            if action is None:
                 return None
             before = stored.game.to_act()
             try:
                 after, events = await self.bot.store.games.act(
                     game_id,
                     player,
-                    legal[index],
+                    action,
                     in_tx=lambda new, evs: self._arm(new, before, player),
                 )
             except IllegalAction:
@@ -833,6 +853,25 @@ class SeatedCog(commands.Cog):
         if moved:
             after, events, before = moved
             self._publish(after, events, before=before, actor=player, table=False)
+
+    def board_action(
+        self, arg: str | None, stored: StoredGame, player: str
+    ) -> dict[str, Any] | None:
+        """The move a public-board control means for ``player`` (``None``: not theirs, or a
+        decision that is gone). The default reads :func:`bot.seated.controls.board_button`'s
+        ``<stamp>.<seat>.<index>``; a real-time game may encode the move itself, so that a
+        click stays good while the opponent's moves leave it possible."""
+        parsed = parse(arg)
+        if parsed is None or len(parsed[1]) < 2:
+            return None
+        players = stored.game.public_view()["players"]
+        seat, index = parsed[1][0], parsed[1][1]
+        if not 0 <= seat < len(players) or players[seat] != player:
+            return None
+        legal = stored.game.legal_actions(player)
+        if parsed[0] != stamp(legal) or not 0 <= index < len(legal):
+            return None
+        return dict(legal[index])
 
     def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
         """The player's other copy of the hand (DM or "Show my hand") follows."""
@@ -972,7 +1011,8 @@ class SeatedCog(commands.Cog):
         now = stored.game.to_act() if stored.is_active else []
         seconds = self.turn_seconds(stored)
         if not now or not seconds:
-            if before:
+            armed = live.deadline is not None or not live.deadline_known
+            if seconds and armed:  # a game without a timer never armed one: nothing to cancel
                 await self.bot.timers.cancel(self.turn_key(stored.id))
                 await self.bot.timers.cancel(self.warn_key(stored.id))
             live.deadline, live.deadline_known = None, True
@@ -1214,6 +1254,18 @@ class SeatedCog(commands.Cog):
         embed.add_field(name=t("seated.stats_wins", locale), value=str(mine.wins))
         for name_key, value in self.stats_fields(mine, locale):
             embed.add_field(name=name_key, value=value)
+        computers = await results.player(interaction.guild_id, self.computer_kind(), target.id)
+        if computers.games:
+            embed.add_field(
+                name=t("seated.stats_computers", locale),
+                value=t(
+                    "seated.stats_computers_line",
+                    locale,
+                    games=computers.games,
+                    wins=computers.wins,
+                ),
+                inline=False,
+            )
         if leaders:
             embed.add_field(
                 name=t("seated.stats_leaders", locale),

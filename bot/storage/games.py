@@ -218,7 +218,7 @@ async def _record_results(
             (
                 stored.id,
                 stored.guild_id,
-                stored.kind,
+                line.kind or stored.kind,
                 line.user_id,
                 line.points,
                 int(line.won),

@@ -197,6 +197,9 @@ class PlayerResult:
     rank: int | None = None
     rounds: int = 0
     details: dict[str, Any] = field(default_factory=dict)
+    kind: str | None = None
+    """Filed under this kind instead of the game's (e.g. ``papayoo.computers``: a game with
+    computer seats, kept apart from the colleagues-only record)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ class PapayooCog(SeatedCog, name="Papayoo"):
     def results(self, stored: StoredGame) -> list[PlayerResult]:
         """The engine's ranking and totals, with the rounds played (for points per round)."""
         per_round: list[dict[str, int]] = stored.game.result()["rounds"]
-        return [
+        lines = [
             replace(
                 line,
                 rounds=len(per_round),
@@ -59,6 +59,7 @@ class PapayooCog(SeatedCog, name="Papayoo"):
             )
             for line in default_results(stored)
         ]
+        return self.file_results(stored, lines)
 
     def stats_fields(self, stats: PlayerStats, locale: Lang) -> list[tuple[str, str]]:
         average = f"{stats.points / stats.rounds:.1f}" if stats.rounds else "—"

@@ -80,6 +80,9 @@ async def test_a_toy_game_runs_from_lobby_to_result(
         )
         results = await bot.store.results.for_game(game_id)
         assert {r.user_id for r in results} == {ana.id, bob.id}  # the computer has no line
+        assert {r.kind for r in results} == {"highcard.computers"}  # kept apart
+        stats = await fake.slash(bob, channel, "highcard stats", {})
+        assert stats.ephemeral and "Parties jouées: 0" in stats.text and "sur 1" in stats.text
     await bot.store.close()
 
 
