@@ -55,14 +55,15 @@ class SpeahxRenderer(SeatedRenderer):
             decks=view["decks"],
         )
 
-    def pile_text(self, view: Mapping[str, Any], locale: Lang) -> str:
+    def pile_text(self, view: Mapping[str, Any], locale: Lang, *, titled: bool = True) -> str:
         pile: list[str] = view["pile"]
         if not pile:
             return t("speahx.pile_empty", locale)
         shown = [self.card(c) for c in pile[-PILE_SHOWN:]]
         shown[-1] = f"**{shown[-1]}**"
         more = "… " if len(pile) > PILE_SHOWN else ""
-        line = t("speahx.pile", locale, cards=more + " ".join(shown), count=len(pile))
+        key = "speahx.pile" if titled else "speahx.pile_cards"
+        line = t(key, locale, cards=more + " ".join(shown), count=len(pile))
         if view.get("suit"):
             key = "speahx.follow_named" if view.get("named") else "speahx.follow"
             line += "\n" + t(key, locale, suit=self.suit(view["suit"], locale))
