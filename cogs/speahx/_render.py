@@ -117,7 +117,10 @@ class SpeahxRenderer(SeatedRenderer):
         view, locale = ctx.view, ctx.locale
         you = view["you"]
         embed.insert_field_at(
-            0, name=t("speahx.pile_title", locale), value=self.pile_text(view, locale), inline=False
+            0,
+            name=t("speahx.pile_title", locale),
+            value=self.pile_text(view, locale, titled=False),
+            inline=False,
         )
         positions = you.get("table_positions") or []
         embed.add_field(
