@@ -8,15 +8,17 @@ import pytest
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
+from bot.engine import GAMES
 from bot.i18n import CATALOGS, LOCALES, Lang, t
 from bot.settings import Settings
 from cogs.help import HELP_GAMES, game_embeds, game_pages, overview_embed
 from tests.fakediscord import FakeDiscord
 
 RULING_KEYS = ("rulings", "bot_rulings")
-RULINGS = {"spaye": 8 + 14, "papayoo": 3, "speahx": 3, "spit": 2}
+RULINGS = {"spaye": 8 + 14, "papayoo": 3, "speahx": 3 + 11, "spit": 2}
 """[R] markers per game: RULES.md's rulings, plus those the implementation adds."""
-NOT_PLAYABLE_YET = ("speahx", "spit")
+NOT_PLAYABLE_YET = tuple(game for game in HELP_GAMES if game not in GAMES)
+"""Games without an engine yet."""
 
 SPAYE_ADDED = {
     "en": [
@@ -61,6 +63,18 @@ PAPAYOO_ADDED = {
     "fr": ["**Confirmer**", "quand tout le monde a fait son écart", "90 secondes",
            "0 pour aucun", "plus petite carte jouable", "♠ ♥ ♦ ♣, puis Payoo",
            "écarte les plus petites cartes", "partagent la victoire"],
+}  # fmt: skip
+
+
+SPEAHX_ADDED = {
+    "en": ["the last on top", "count for the whole turn", "Only the chance card just drawn",
+           "count towards the 5", "your turn ends with the refill", "may still collect",
+           "exactly four jacks", "four 2s burn", "switches nothing", "gives nothing",
+           "turn timer"],
+    "fr": ["la dernière dessus", "valent pour tout le tour", "Seule la carte chance",
+           "comptent dans les 5", "votre tour se termine", "pouvez encore ramasser",
+           "exactement quatre valets", "quatre 2 brûlent", "ne change rien",
+           "ne donne rien", "minuteur de tour"],
 }  # fmt: skip
 
 
@@ -124,6 +138,13 @@ def test_papayoo_states_the_rulings_the_bot_adds(lang: Lang) -> None:
     assert not missing
 
 
+@pytest.mark.parametrize("lang", LOCALES)
+def test_speahx_states_the_rulings_the_bot_adds(lang: Lang) -> None:
+    text = page_text("speahx", lang)
+    missing = [phrase for phrase in SPEAHX_ADDED[lang] if phrase not in text]
+    assert not missing
+
+
 @pytest.mark.parametrize("game", HELP_GAMES)
 @pytest.mark.parametrize("lang", LOCALES)
 def test_games_not_playable_yet_say_so(game: str, lang: Lang) -> None:
@@ -132,7 +153,8 @@ def test_games_not_playable_yet_say_so(game: str, lang: Lang) -> None:
     assert first.startswith(notice) == (game in NOT_PLAYABLE_YET)
     fields = {f.name: f.value for f in overview_embed(lang, {"spaye", "papayoo"}).fields}
     title = t(f"help.{game}.title", lang)
-    status = t("help.coming" if game in NOT_PLAYABLE_YET else "help.playable", lang)
+    playable = "help.playable" if game in ("spaye", "papayoo") else "help.unavailable"
+    status = t("help.coming" if game in NOT_PLAYABLE_YET else playable, lang)
     assert f"{title} · {status}" in fields
     assert game not in NOT_PLAYABLE_YET or "not playable yet" in t("help.coming", "en")
 

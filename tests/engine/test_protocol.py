@@ -63,6 +63,10 @@ KINDS: dict[str, KindSpec] = {
         system_rate=0.01,
         guests=("901", "902", "903", "904", "905", "906", "907", "908"),
     ),
+    "speahx": KindSpec(
+        setups=[(IDS[:2], {}), (IDS[:4], {"jokers": True}), (IDS[:7], {})],
+        max_steps=20000,
+    ),
     "spaye": KindSpec(
         setups=[(IDS[:2], {}), (IDS[:4], {}), ((), {})],
         open_actors=True,

@@ -1,0 +1,94 @@
+"""Play any seated game through the fake Discord as its players would.
+
+The driver reads the game from the database only to decide what a player wants to do; the
+move itself is a click (or a choice in a select) on the player's own hand message."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.client import GamenightBot
+from bot.seated import SeatedCog
+from bot.seated.controls import stamp
+from bot.storage import StoredGame
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+
+
+@dataclass
+class Seats:
+    fake: FakeDiscord
+    bot: GamenightBot
+    kind: str
+    channel: FakeChannel
+    users: list[FakeUser]
+    game_id: int = 0
+    settle: float = 0.0
+
+    @property
+    def cog(self) -> SeatedCog:
+        cog = next(
+            c for c in self.bot.cogs.values() if isinstance(c, SeatedCog) and c.kind == self.kind
+        )
+        return cog
+
+    def user(self, player: str) -> FakeUser:
+        return next(u for u in self.users if str(u.id) == player)
+
+    async def stored(self) -> StoredGame:
+        return await self.bot.store.games.require(self.game_id)
+
+    async def open_and_start(self, options: dict[str, Any] | None = None) -> int:
+        host, *others = self.users
+        lobby = await self.fake.slash(host, self.channel, f"{self.kind} new", options or {})
+        assert lobby.response is not None and not lobby.ephemeral, lobby.text
+        for user in others:
+            joined = await self.fake.click(user, lobby, label="Join", settle=self.settle)
+            assert joined.callback_type == 7, joined.text
+        started = await self.fake.click(host, lobby, label="Start", settle=self.settle)
+        assert started.callback_type == 7, started.text
+        await self.cog.settle()
+        self.game_id = (await self.bot.store.games.find(kind=self.kind))[0].id
+        return self.game_id
+
+    def hand(self, user: FakeUser) -> FakeMessage:
+        dms = self.fake.dms(user)
+        assert dms, f"{user.name} has no hand DM"
+        return dms[-1]
+
+    async def act(self, player: str, action: Mapping[str, Any]) -> Any:
+        """``player`` makes ``action`` (one of their legal actions) with their controls."""
+        stored = await self.stored()
+        legal = stored.game.legal_actions(player)
+        index = legal.index(dict(action))
+        mark = stamp(legal)
+        user = self.user(player)
+        message = self.hand(user)
+        button = f"gn:{self.kind}:{self.game_id}:do:{mark}.{index}"
+        ids = {c.get("custom_id") for c in self.fake.components_of(message)}
+        if button in ids:
+            result = await self.fake.click(user, message, button, settle=self.settle)
+        else:
+            select = next(
+                s
+                for s in self.fake.selects(message)
+                if any(o["value"] == str(index) for o in s["options"])
+            )
+            result = await self.fake.select(
+                user, message, select["custom_id"], [str(index)], settle=self.settle
+            )
+        assert result.callback_type == 7, result.text
+        await self.cog.settle()
+        return result
+
+    async def play_auto(self, limit: int = 5000) -> int:
+        """Everyone plays the timer's move until the game ends; returns the moves made."""
+        for moves in range(limit):
+            stored = await self.stored()
+            if not stored.is_active:
+                return moves
+            player = stored.game.to_act()[0]
+            await self.act(player, stored.game.auto_action(player))
+        raise AssertionError("the game did not end")
