@@ -1,3 +1,3 @@
 """Imports every game module so each registers itself in ``GAMES``."""
 
-from bot.engine import papayoo, spaye  # noqa: F401
+from bot.engine import papayoo, spaye, spit  # noqa: F401
