@@ -59,12 +59,14 @@ last_move (the last action's main event; a layout clears it), winner (id or None
 ``result()``: ranking ([[winner], [other]] once over, else by cards left, fewest first),
 scores {id: cards left}; the pile left to the loser counts for the loser.
 
-Refusals raise ``IllegalAction`` with key ``spit.<reason>``: not_a_player {player},
-game_over, bad_action {got}, wrong_phase {expected} (a phase name), bad_pile {pile},
-bad_spit {spit}, card_moved {pile, card}, spit_changed {spit, onto, top}, no_fit {card,
-onto}, no_fit_colour {card, onto}, place_taken {to}, uncovers_nothing {pile},
-no_spit_cards, already_ready, choose_pile, fixed_pile {pile}, own_pile {pile},
-no_slapping, slap_instead, not_your_choice {player}, nothing_to_do.
+Refusals raise ``IllegalAction`` with key ``spit.<reason>``; ``number`` params count piles
+from 1 as players do, ``pile`` and ``spit`` echo what was sent: not_a_player {player},
+game_over, bad_action {got}, not_now.spit / not_now.play / not_now.slap (the action does
+not fit the phase), bad_pile {pile}, bad_spit {spit}, card_moved {number, card} and
+spit_changed {number, onto, top} (the click was built on an older board: the Discord layer
+refreshes quietly), no_fit {card, onto}, no_fit_colour {card, onto}, place_taken {number},
+uncovers_nothing {card}, no_spit_cards, already_ready, choose_pile, fixed_pile {number},
+own_pile {number}, no_slapping, slap_instead, not_your_choice {player}, nothing_to_do.
 
 Rulings where the rules are silent (also ``help.spit.bot_rulings``)
     1. Ready: the spit is made when both players have sent ``spit``; the first waits.
@@ -456,7 +458,7 @@ class Spit(Game):
             PLAY: "the cards are in play",
             SLAP: "it is time to take the spit piles",
         }[phase]
-        raise IllegalAction(f"not now: {now}", "spit.wrong_phase", expected=phase)
+        raise IllegalAction(f"not now: {now}", f"spit.not_now.{phase}")
 
     def _stock_card(self, seat: int, action: Action) -> tuple[int, list[str], str]:
         """The pile index, the pile and the card an action names; stale cards are refused."""
@@ -476,7 +478,7 @@ class Spit(Game):
             raise IllegalAction(
                 f"{card} is no longer on top of your pile {i + 1}",
                 "spit.card_moved",
-                pile=i,
+                number=i + 1,
                 card=card,
             )
         return i, pile, card
@@ -501,7 +503,7 @@ class Spit(Game):
             raise IllegalAction(
                 f"{onto} is no longer on top of spit pile {j + 1}",
                 "spit.spit_changed",
-                spit=j,
+                number=j + 1,
                 onto=onto,
                 top=top,
             )
@@ -556,13 +558,15 @@ class Spit(Game):
                 pile=str(action.get("to")),
             )
         if stock[k]:
-            raise IllegalAction(f"pile place {k + 1} is not empty", "spit.place_taken", to=k)
+            raise IllegalAction(
+                f"pile place {k + 1} is not empty", "spit.place_taken", number=k + 1
+            )
         if len(pile) < 2:
             raise IllegalAction(
                 f"moving {card} uncovers nothing: a card moves to an empty place only to "
                 "uncover a face-down card",
                 "spit.uncovers_nothing",
-                pile=i,
+                card=card,
             )
         pile.pop()
         stock[k].append(card)
@@ -600,7 +604,7 @@ class Spit(Game):
                 raise IllegalAction(
                     f"you spit alone onto spit pile {self._lone_pile + 1}, the one you chose",
                     "spit.fixed_pile",
-                    pile=self._lone_pile,
+                    number=self._lone_pile + 1,
                 )
             target = self._lone_pile
         else:
@@ -608,7 +612,7 @@ class Spit(Game):
                 raise IllegalAction(
                     f"you spit onto your own spit pile, pile {seat + 1}",
                     "spit.own_pile",
-                    pile=seat,
+                    number=seat + 1,
                 )
             target = seat
         players = self._players
