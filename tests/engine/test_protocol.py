@@ -57,6 +57,14 @@ KINDS: dict[str, KindSpec] = {
             (IDS[:8], {"rounds": 1}),
         ],
     ),
+    "spit": KindSpec(
+        setups=[
+            (IDS[:2], {}),
+            (IDS[:2], {"piles": 4, "alternate_colors": True}),
+            (IDS[:2], {"no_slap": True}),
+        ],
+        max_steps=20000,
+    ),
     "spaye": KindSpec(
         setups=[(IDS[:2], {}), (IDS[:4], {}), ((), {})],
         open_actors=True,
