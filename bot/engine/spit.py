@@ -330,21 +330,20 @@ class Spit(Game):
         return sum(map(len, self._stocks[seat]))
 
     def _has_move(self, seat: int) -> bool:
-        stock = self._stocks[seat]
+        """Whether ``seat`` can play onto a spit pile or uncover a card (hot path)."""
         tops = [s[-1] for s in self._spits if s]
         fits = self._fits
         empty = False
         deep = False
-        for pile in stock:
-            if not pile:
+        for pile in self._stocks[seat]:
+            size = len(pile)
+            if not size:
                 empty = True
                 continue
-            if len(pile) > 1:
+            if size > 1:
                 deep = True
-            onto = fits[pile[-1]]
-            for top in tops:
-                if top in onto:
-                    return True
+            if not fits[pile[-1]].isdisjoint(tops):
+                return True
         return empty and deep
 
     def to_act(self) -> list[str]:
