@@ -40,9 +40,11 @@ Events (public; never a face-down card)
     ``play`` {player, pile, card, spit, onto};  ``fill`` {player, pile, card, to};
     ``turned`` {player, pile, card}: a stock card turned up (always at once);
     ``blocked`` {spitters: [ids], lone: id or None, pile: fixed pile or None}: nobody can
-        move; the spit phase starts again;
+        move; the spit phase starts again for ``spitters``; with no spitters, the slap
+        phase starts (two piles) or the pile goes at once (one pile, ruling 9);
     ``stock_empty`` {player};  ``slap`` {player, pile};  ``take`` {player, pile};
-    ``pile_left`` {player, to, size}: one-pile end game, the pile goes to ``to``;
+    ``pile_left`` {player, to, size}: one pile in play, the pile goes to ``to`` (the end
+        game, or ruling 9);
     ``layout`` {reason ("stock_empty" | "no_spit_cards" | "pile_left"), taken {id: cards
         taken from the centre}, stocks {id: [pile sizes]}, spit_cards {id: n},
         spit_piles (1 or 2)};
@@ -86,7 +88,9 @@ Rulings where the rules are silent (also ``help.spit.bot_rulings``)
     7. The number of spit piles is decided at every layout: one when a player has no spit
        cards, else two. "The rest of the game" means until the next layout.
     8. One-pile end game, the spitter empties their stock first: the other takes the pile
-       into their stock, then both lay out anew (the spitter from their spit cards).
+       into their stock, then both lay out anew (the spitter from their spit cards). A
+       spitter already out of spit cards who empties their stock first has no card: they
+       win, like the short player would.
     9. One pile, blocked, nobody has spit cards: the pile goes to the player with more stock
        cards left (the one further behind; on a tie, the spitter), then both lay out anew.
     10. With two piles, a player who empties their stock with no spit cards has not won yet:

@@ -640,3 +640,10 @@ def test_views_show_face_up_cards_only() -> None:
     }
     assert "you" not in game.view("999")
     assert game.view("999") == game.public_view()
+
+
+def test_one_pile_end_game_a_spitter_out_of_spit_cards_who_empties_first_wins() -> None:
+    game = make([[["9S"], ["6S"]], [["2H"]]], [["3C"]], ([], []), spitter=1)
+    events = game.apply(B, play(0, "2H", 0, "3C"))
+    assert types(events) == ["play", "stock_empty", "pile_left", "game_over"]
+    assert game.result()["ranking"] == [[B], [A]]
