@@ -63,6 +63,14 @@ KINDS: dict[str, KindSpec] = {
         system_rate=0.01,
         guests=("901", "902", "903", "904", "905", "906", "907", "908"),
     ),
+    "spit": KindSpec(
+        setups=[
+            (IDS[:2], {}),
+            (IDS[:2], {"piles": 4, "alternate_colors": True}),
+            (IDS[:2], {"no_slap": True}),
+        ],
+        max_steps=20000,
+    ),
     "spaye": KindSpec(
         setups=[(IDS[:2], {}), (IDS[:4], {}), ((), {})],
         open_actors=True,
