@@ -794,25 +794,20 @@ class SeatedCog(commands.Cog):
         """A click on a public board: applied in arrival order, answered by updating the board
         itself. A click on someone else's controls, or one that lost a race, gets the board as
         it is now (a quiet refresh), never an error."""
-        parsed = parse(press.arg)
 
         async def apply() -> tuple[StoredGame, list[Event], Sequence[str]] | None:
             stored = await self.bot.store.games.require(game_id)
-            if not stored.is_active or parsed is None or len(parsed[1]) < 2:
+            if not stored.is_active:
                 return None
-            players = stored.game.public_view()["players"]
-            seat, index = parsed[1][0], parsed[1][1]
-            if not 0 <= seat < len(players) or players[seat] != player:
-                return None
-            legal = stored.game.legal_actions(player)
-            if parsed[0] != stamp(legal) or not 0 <= index < len(legal):
+            action = self.board_action(press.arg, stored, player)
+            if action is None:
                 return None
             before = stored.game.to_act()
             try:
                 after, events = await self.bot.store.games.act(
                     game_id,
                     player,
-                    legal[index],
+                    action,
                     in_tx=lambda new, evs: self._arm(new, before, player),
                 )
             except IllegalAction:
@@ -833,6 +828,25 @@ class SeatedCog(commands.Cog):
         if moved:
             after, events, before = moved
             self._publish(after, events, before=before, actor=player, table=False)
+
+    def board_action(
+        self, arg: str | None, stored: StoredGame, player: str
+    ) -> dict[str, Any] | None:
+        """The move a public-board control means for ``player`` (``None``: not theirs, or a
+        decision that is gone). The default reads :func:`bot.seated.controls.board_button`'s
+        ``<stamp>.<seat>.<index>``; a real-time game may encode the move itself, so that a
+        click stays good while the opponent's moves leave it possible."""
+        parsed = parse(arg)
+        if parsed is None or len(parsed[1]) < 2:
+            return None
+        players = stored.game.public_view()["players"]
+        seat, index = parsed[1][0], parsed[1][1]
+        if not 0 <= seat < len(players) or players[seat] != player:
+            return None
+        legal = stored.game.legal_actions(player)
+        if parsed[0] != stamp(legal) or not 0 <= index < len(legal):
+            return None
+        return dict(legal[index])
 
     def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
         """The player's other copy of the hand (DM or "Show my hand") follows."""
