@@ -438,10 +438,17 @@ class SeatedCog(commands.Cog):
             log.warning("could not close an expired lobby", extra={"game_id": lobby_id})
 
     async def _start(
-        self, interaction: discord.Interaction[Any], lobby: StoredGame, public: Lang, locale: Lang
+        self,
+        interaction: discord.Interaction[Any],
+        lobby: StoredGame,
+        public: Lang,
+        locale: Lang,
+        *,
+        as_player: str | None = None,
     ) -> None:
         """Start the lobby and create the game in one transaction; the lobby message becomes
-        the table; then the players are called and get their hands."""
+        the table; then the players are called and get their hands. ``as_player``: who starts
+        it (the host, when a challenged colleague's Accept starts the game)."""
         created: dict[str, StoredGame] = {}
         table_id = interaction.message.id if interaction.message is not None else None
 
@@ -477,7 +484,10 @@ class SeatedCog(commands.Cog):
         async with auto_defer(interaction):
             try:
                 await self.bot.store.games.act(
-                    lobby.id, interaction.user.id, {"type": "start"}, in_tx=create
+                    lobby.id,
+                    as_player or str(interaction.user.id),
+                    {"type": "start"},
+                    in_tx=create,
                 )
             except IllegalAction as err:
                 await self.say(interaction, self.refusal(err, locale))
