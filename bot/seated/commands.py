@@ -53,7 +53,9 @@ def _method(func: Any, name: str) -> Any:
     return func
 
 
-def seated_group(kind: str, title: str, options: Sequence[OptionSpec], players: str) -> Any:
+def seated_group(
+    kind: str, title: str, options: Sequence[OptionSpec], players: str
+) -> app_commands.Group:
     """The ``/<kind>`` group; ``title`` is the game's name, ``players`` e.g. ``"3 to 8"``."""
     group = app_commands.Group(
         name=_(kind, key=f"{kind}.cmd.name"),
