@@ -72,7 +72,9 @@ own_pile {number}, no_slapping, slap_instead, not_your_choice {player}, nothing_
 
 Rulings where the rules are silent (also ``help.spit.bot_rulings``)
     1. Ready: the spit is made when both players have sent ``spit``; the first waits.
-       A lone spitter (the other has no spit cards) turns at once.
+       A lone spitter (the other has no spit cards) turns at once. A spit names no card,
+       so a repeated spit that arrives while the game is blocked again counts as the next
+       spit: spitting is the only move then anyway.
     2. Stock piles are laid like a patience: a row of one card on each pile, then a row on
        all but the first, and so on; a full stock is 1..5 (1..4). A short player (fewer
        cards than a full stock) gets as many piles as their cards allow.
