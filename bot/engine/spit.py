@@ -10,8 +10,11 @@ Options: ``piles`` (5 or 4, default 5: stock piles of 1..5 or 1..4 cards, a full
 red), ``no_slap`` (default False; David Shapp's variant: nobody slaps, the player who
 emptied their stock first takes the spit pile of their choice).
 
-Phases: ``"spit"`` (waiting for the spit cards to be turned), ``"play"``, ``"slap"`` (a new
-layout: the spit piles are being taken), ``"over"``.
+Phases and ``to_act()``: ``"spit"`` (waiting for the spit cards to be turned: the players
+with spit cards who have not spat yet), ``"play"`` (the players who can play or fill),
+``"slap"`` (a new layout, the spit piles are being taken: both players, or the chooser
+with ``no_slap``), ``"over"`` (nobody). The game starts in ``"spit"``: the first spit is
+not made at the deal, so both players see their layout before the race starts.
 
 Actions (plain JSON dicts; the dicts ``legal_actions`` returns are fresh)
     ``{"type": "spit"}``  in the spit phase, by a player who has spit cards. When both have
