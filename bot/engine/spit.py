@@ -10,8 +10,11 @@ Options: ``piles`` (5 or 4, default 5: stock piles of 1..5 or 1..4 cards, a full
 red), ``no_slap`` (default False; David Shapp's variant: nobody slaps, the player who
 emptied their stock first takes the spit pile of their choice).
 
-Phases: ``"spit"`` (waiting for the spit cards to be turned), ``"play"``, ``"slap"`` (a new
-layout: the spit piles are being taken), ``"over"``.
+Phases and ``to_act()``: ``"spit"`` (waiting for the spit cards to be turned: the players
+with spit cards who have not spat yet), ``"play"`` (the players who can play or fill),
+``"slap"`` (a new layout, the spit piles are being taken: both players, or the chooser
+with ``no_slap``), ``"over"`` (nobody). The game starts in ``"spit"``: the first spit is
+not made at the deal, so both players see their layout before the race starts.
 
 Actions (plain JSON dicts; the dicts ``legal_actions`` returns are fresh)
     ``{"type": "spit"}``  in the spit phase, by a player who has spit cards. When both have
@@ -72,7 +75,9 @@ own_pile {number}, no_slapping, slap_instead, not_your_choice {player}, nothing_
 
 Rulings where the rules are silent (also ``help.spit.bot_rulings``)
     1. Ready: the spit is made when both players have sent ``spit``; the first waits.
-       A lone spitter (the other has no spit cards) turns at once.
+       A lone spitter (the other has no spit cards) turns at once. A spit names no card,
+       so a repeated spit that arrives while the game is blocked again counts as the next
+       spit: spitting is the only move then anyway.
     2. Stock piles are laid like a patience: a row of one card on each pile, then a row on
        all but the first, and so on; a full stock is 1..5 (1..4). A short player (fewer
        cards than a full stock) gets as many piles as their cards allow.
