@@ -523,7 +523,12 @@ class SeatedCog(commands.Cog):
         except discord.HTTPException:
             log.exception("could not call the players of a game", extra={"game_id": stored.id})
         stored = await self.bot.store.games.update_meta(
-            stored.id, {"hands": hands, "called": True, "posted": all(p in hands for p in humans)}
+            stored.id,
+            {
+                "hands": hands,
+                "called": True,
+                "posted": self.spec.public_board or all(p in hands for p in humans),
+            },
         )
         self._after_turn(stored, before=[], actor=None)
 
