@@ -1001,7 +1001,8 @@ class SeatedCog(commands.Cog):
         now = stored.game.to_act() if stored.is_active else []
         seconds = self.turn_seconds(stored)
         if not now or not seconds:
-            if before:
+            armed = live.deadline is not None or not live.deadline_known
+            if seconds and armed:  # a game without a timer never armed one: nothing to cancel
                 await self.bot.timers.cancel(self.turn_key(stored.id))
                 await self.bot.timers.cancel(self.warn_key(stored.id))
             live.deadline, live.deadline_known = None, True
