@@ -15,7 +15,7 @@ from cogs.help import HELP_GAMES, game_embeds, game_pages, overview_embed
 from tests.fakediscord import FakeDiscord
 
 RULING_KEYS = ("rulings", "bot_rulings")
-RULINGS = {"spaye": 8 + 14, "papayoo": 3, "speahx": 3 + 11, "spit": 2}
+RULINGS = {"spaye": 8 + 14, "papayoo": 3, "speahx": 3 + 11, "spit": 2 + 11}
 """[R] markers per game: RULES.md's rulings, plus those the implementation adds."""
 NOT_PLAYABLE_YET = tuple(game for game in HELP_GAMES if game not in GAMES)
 """Games without an engine yet."""
@@ -145,16 +145,39 @@ def test_speahx_states_the_rulings_the_bot_adds(lang: Lang) -> None:
     assert not missing
 
 
+SPIT_ADDED = {
+    "en": ["the two cards turn when the second one does", "row by row", "is refused",
+           "the new layout comes at the block", "the first slap settles both piles",
+           "fewer stock cards chooses", "decided again at every new layout",
+           "then both lay out anew", "more stock cards left", "not yet a win", "500"],
+    "fr": ["quand le second le fait", "rang par rang", "est refusé",
+           "la nouvelle mise en place vient au blocage", "la première tape règle les deux piles",
+           "le moins de cartes en réserve choisit", "se décide à nouveau",
+           "refont leur mise en place", "le plus de cartes en réserve", "pas encore une victoire",
+           "500"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LOCALES)
+def test_spit_states_the_rulings_the_bot_adds(lang: Lang) -> None:
+    text = page_text("spit", lang)
+    missing = [phrase for phrase in SPIT_ADDED[lang] if phrase not in text]
+    assert not missing
+
+
 @pytest.mark.parametrize("game", HELP_GAMES)
 @pytest.mark.parametrize("lang", LOCALES)
 def test_games_not_playable_yet_say_so(game: str, lang: Lang) -> None:
     first = game_pages(game, lang)[0][0].description or ""
     notice = t("help.not_playable", lang)
     assert first.startswith(notice) == (game in NOT_PLAYABLE_YET)
-    fields = {f.name: f.value for f in overview_embed(lang, {"spaye", "papayoo"}).fields}
+    here = {"spaye", "papayoo"}
+    fields = {f.name: f.value for f in overview_embed(lang, here).fields}
     title = t(f"help.{game}.title", lang)
-    playable = "help.playable" if game in ("spaye", "papayoo") else "help.unavailable"
-    status = t("help.coming" if game in NOT_PLAYABLE_YET else playable, lang)
+    key = "help.coming" if game in NOT_PLAYABLE_YET else "help.playable"
+    if game not in NOT_PLAYABLE_YET and game not in here:
+        key = "help.unavailable"
+    status = t(key, lang)
     assert f"{title} · {status}" in fields
     assert game not in NOT_PLAYABLE_YET or "not playable yet" in t("help.coming", "en")
 

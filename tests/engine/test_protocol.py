@@ -67,6 +67,14 @@ KINDS: dict[str, KindSpec] = {
         setups=[(IDS[:2], {}), (IDS[:4], {"jokers": True}), (IDS[:7], {})],
         max_steps=20000,
     ),
+    "spit": KindSpec(
+        setups=[
+            (IDS[:2], {}),
+            (IDS[:2], {"piles": 4, "alternate_colors": True}),
+            (IDS[:2], {"no_slap": True}),
+        ],
+        max_steps=20000,
+    ),
     "spaye": KindSpec(
         setups=[(IDS[:2], {}), (IDS[:4], {}), ((), {})],
         open_actors=True,
