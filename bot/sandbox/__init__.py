@@ -23,9 +23,12 @@ import socket
 import sys
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from aiohttp import web
+
+if TYPE_CHECKING:
+    from bot.sandbox.page import SandboxPage
 
 __all__ = ["DEFAULT_DATABASE", "DEFAULT_PORT", "main", "parser", "serve"]
 
@@ -114,10 +117,14 @@ async def serve(
     args: argparse.Namespace,
     sock: socket.socket,
     *,
-    ready: asyncio.Event | None = None,
+    ready: asyncio.Future[SandboxPage] | None = None,
     stop: asyncio.Event | None = None,
 ) -> int:
-    """Run the sandbox on ``sock`` until ``stop`` is set (or SIGINT/SIGTERM)."""
+    """Run the sandbox on ``sock`` until ``stop`` is set (or SIGINT/SIGTERM).
+
+    ``ready`` gets the running :class:`~bot.sandbox.page.SandboxPage` once the page answers
+    (its ``fake`` and ``bot`` are the sandbox's Discord and bot).
+    """
     from bot.client import GamenightBot
     from bot.sandbox.page import SandboxPage
     from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
@@ -171,8 +178,8 @@ async def serve(
                 file=sys.stderr,
                 flush=True,
             )
-        if ready is not None:
-            ready.set()
+        if ready is not None and not ready.done():
+            ready.set_result(page)
         waiter = asyncio.create_task(stop.wait())
         client = running.task or waiter
         await asyncio.wait({waiter, client}, return_when=asyncio.FIRST_COMPLETED)

@@ -20,8 +20,19 @@ PAPAYOO = {
             "name_localizations": {"fr": "nouvelle"},
             "description_localizations": {"fr": "Ouvrir une table"},
             "options": [
-                {"type": 4, "name": "rounds", "description": "Rounds", "min_value": 1, "max_value": 20},
-                {"type": 3, "name": "mode", "description": "Mode", "choices": [{"name": "Fast", "value": "fast"}]},
+                {
+                    "type": 4,
+                    "name": "rounds",
+                    "description": "Rounds",
+                    "min_value": 1,
+                    "max_value": 20,
+                },
+                {
+                    "type": 3,
+                    "name": "mode",
+                    "description": "Mode",
+                    "choices": [{"name": "Fast", "value": "fast"}],
+                },
             ],
         },
         {
@@ -30,13 +41,25 @@ PAPAYOO = {
             "description": "Challenge",
             "options": [
                 {"type": 6, "name": "colleague", "description": "Who", "required": True},
-                {"type": 3, "name": "note", "description": "Note", "min_length": 2, "max_length": 5},
+                {
+                    "type": 3,
+                    "name": "note",
+                    "description": "Note",
+                    "min_length": 2,
+                    "max_length": 5,
+                },
                 {"type": 5, "name": "loud", "description": "Loud"},
             ],
         },
     ],
 }
-CONFIG = {"name": "config", "type": 1, "description": "Settings", "default_member_permissions": "32", "options": []}
+CONFIG = {
+    "name": "config",
+    "type": 1,
+    "description": "Settings",
+    "default_member_permissions": "32",
+    "options": [],
+}
 
 
 @pytest.fixture
@@ -49,7 +72,9 @@ def world() -> tuple[FakeDiscord, object, object, object]:
     return fake, guild, bob, stranger
 
 
-def parse(world: tuple[FakeDiscord, object, object, object], path: str, raw: dict[str, object]) -> dict[str, object]:
+def parse(
+    world: tuple[FakeDiscord, object, object, object], path: str, raw: dict[str, object]
+) -> dict[str, object]:
     fake, guild, _, _ = world
     return parse_options(find_leaf(PAPAYOO, path), path, raw, guild, fake.users)  # type: ignore[arg-type]
 
@@ -85,7 +110,10 @@ def test_a_group_needs_its_subcommand() -> None:
 
 def test_values_are_converted(world) -> None:  # type: ignore[no-untyped-def]
     _, _, bob, _ = world
-    assert parse(world, "papayoo new", {"rounds": "3", "mode": "fast"}) == {"rounds": 3, "mode": "fast"}
+    assert parse(world, "papayoo new", {"rounds": "3", "mode": "fast"}) == {
+        "rounds": 3,
+        "mode": "fast",
+    }
     got = parse(world, "papayoo duel", {"colleague": str(bob.id), "loud": "true", "note": ""})
     assert got == {"colleague": bob, "loud": True}
 
@@ -104,7 +132,9 @@ def test_values_are_converted(world) -> None:  # type: ignore[no-untyped-def]
         ("papayoo duel", {"colleague": "bob"}, "pick from the list"),
     ],
 )
-def test_what_discord_refuses_is_refused(world, path: str, raw: dict[str, object], message: str) -> None:  # type: ignore[no-untyped-def]
+def test_what_discord_refuses_is_refused(
+    world, path: str, raw: dict[str, object], message: str
+) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(CommandRefused, match=message):
         parse(world, path, raw)
 

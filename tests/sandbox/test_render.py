@@ -113,7 +113,10 @@ def test_buttons_keep_their_style_and_disabled_state() -> None:
     }
     html = render_components([row], CTX)
     assert 'class="btn btn-success" type="button" data-action="click" data-custom-id="gn:a"' in html
-    assert '<button class="btn btn-danger" type="button" disabled><span>Decline</span></button>' in html
+    assert (
+        '<button class="btn btn-danger" type="button" disabled><span>Decline</span></button>'
+        in html
+    )
     assert 'data-custom-id="gn:d"' not in html  # a disabled button cannot be clicked
     assert 'class="btn btn-link" href="https://example.com"' in html
 
@@ -162,7 +165,12 @@ def test_deferred_answer_shows_thinking() -> None:
 
 
 def test_command_answer_names_who_used_which_command() -> None:
-    meta = {"id": "1", "type": 2, "name": "spaye", "user": {"id": "11", "username": "ana", "global_name": "Ana"}}
+    meta = {
+        "id": "1",
+        "type": 2,
+        "name": "spaye",
+        "user": {"id": "11", "username": "ana", "global_name": "Ana"},
+    }
     html = render_message(message(content="ok", interaction_metadata=meta), CTX)
     assert '<span class="reply-user">Ana</span> used <span class="reply-cmd">/spaye</span>' in html
 
@@ -178,7 +186,9 @@ def test_pictures_are_shown_inline_and_other_files_as_links() -> None:
         CTX,
     )
     assert '<img class="attachment-image" src="/attachments/7/hand.png" alt="hand.png">' in html
-    assert 'href="/attachments/8/scores.csv" download="scores.csv"' in html and "2,048 bytes" in html
+    assert (
+        'href="/attachments/8/scores.csv" download="scores.csv"' in html and "2,048 bytes" in html
+    )
 
 
 def test_components_v2_container_text_and_separator() -> None:
@@ -210,7 +220,14 @@ def test_modal_fields_keep_required_and_lengths() -> None:
             {
                 "type": 1,
                 "components": [
-                    {"type": 4, "custom_id": "reps", "label": "Reps", "style": 1, "min_length": 1, "max_length": 3}
+                    {
+                        "type": 4,
+                        "custom_id": "reps",
+                        "label": "Reps",
+                        "style": 1,
+                        "min_length": 1,
+                        "max_length": 3,
+                    }
                 ],
             },
             {
@@ -222,6 +239,9 @@ def test_modal_fields_keep_required_and_lengths() -> None:
     }
     html = render_modal(modal, CTX, 555)
     assert 'data-custom-id="ask" data-interaction-id="555"' in html
-    assert '<input type="text" name="reps" id="f-reps" required minlength="1" maxlength="3" value="">' in html
+    assert (
+        '<input type="text" name="reps" id="f-reps" required minlength="1" maxlength="3" value="">'
+        in html
+    )
     assert '<textarea name="why" id="f-why" rows="4"></textarea>' in html
     assert "Ask the committee" in html
