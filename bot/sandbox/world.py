@@ -19,13 +19,13 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from bot.clock import SystemClock
+from bot.clock import OffsetClock as SandboxClock
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.models import (
     FakeChannel,
@@ -47,24 +47,6 @@ COLLEAGUES = (
 )  # fmt: skip
 """Names of the simulated colleagues, in the order they are added."""
 MANAGE_GUILD = 1 << 5
-
-
-class SandboxClock(SystemClock):
-    """Real time plus an advance that only grows (the page's time control)."""
-
-    def __init__(self, offset: timedelta = timedelta()) -> None:
-        self.offset = offset
-
-    def now(self) -> datetime:
-        return datetime.now(UTC) + self.offset
-
-    def advance_to(self, when: datetime) -> timedelta:
-        """Move forward to ``when`` (never backwards); returns how far it moved."""
-        step = when - self.now()
-        if step <= timedelta():
-            return timedelta()
-        self.offset += step
-        return step
 
 
 class SandboxDiscord(FakeDiscord):

@@ -197,6 +197,9 @@ class View {
     for (const ch of this.channels) {
       const list = el("div", { class: "channel-messages", "data-channel": ch.id });
       list.hidden = true;
+      list.append(el("div", { class: "empty" }, ch.kind === "dm"
+        ? `Your direct messages with ${ch.name}: private hands, challenges and titles arrive here. Commands work here too.`
+        : `This is the start of #${ch.name}. Type / in the box below for the bot's commands (try /help).`));
       this.messages.append(list);
     }
     renderUserPickers();
@@ -229,7 +232,7 @@ class View {
     } else {
       const id = BigInt(item.id);
       let before = null;
-      for (const child of Array.from(list.children).reverse()) {
+      for (const child of Array.from(list.querySelectorAll(":scope > article.msg")).reverse()) {
         if (BigInt(child.dataset.messageId) < id) break;
         before = child;
       }
