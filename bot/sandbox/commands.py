@@ -206,14 +206,20 @@ def parse_options(
     raw: Mapping[str, Any],
     guild: FakeGuild | None,
     users: Mapping[int, FakeUser],
+    *,
+    partial: bool = False,
 ) -> dict[str, Any]:
-    """Option values for ``fake.slash`` from the page's strings (see the module docstring)."""
+    """Option values for ``fake.slash`` from the page's strings (see the module docstring).
+
+    ``partial``: the options typed so far while another one is being autocompleted (a
+    required option may still be missing).
+    """
     schema = {o["name"]: o for o in leaf.get("options") or []}
     given = {k: v for k, v in raw.items() if v is not None and v != ""}
     unknown = sorted(set(given) - set(schema))
     if unknown:
         raise CommandRefused(f"/{path} has no option {unknown[0]}")
     missing = [n for n, o in schema.items() if o.get("required") and n not in given]
-    if missing:
+    if missing and not partial:
         raise CommandRefused(f"/{path}: the option {missing[0]} is required")
     return {name: _one(schema[name], value, guild, users) for name, value in given.items()}

@@ -394,8 +394,8 @@ class SandboxPage:
                 raise CommandRefused("options must be an object")
             if kind == "autocomplete":
                 focused = str(body.get("focused") or "")
-                values = {k: v for k, v in raw.items() if k != focused and v not in (None, "")}
-                options = parse_options(leaf, path, {}, channel.guild, fake.users) | values
+                others = {k: v for k, v in raw.items() if k != focused}
+                options = parse_options(leaf, path, others, channel.guild, fake.users, partial=True)
                 options[focused] = str(raw.get(focused) or "")
                 choices = await fake.autocomplete(
                     user, channel, path, options, focused, timeout=ANSWER_TIMEOUT

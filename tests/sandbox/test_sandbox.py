@@ -134,6 +134,19 @@ async def test_what_discord_refuses_never_reaches_the_bot(sandbox: Sandbox) -> N
     assert status == 200 and answer["ok"]
 
 
+async def test_autocomplete_asks_the_bot(sandbox: Sandbox) -> None:
+    status, answer = await sandbox.act(
+        sandbox.user("Ana"),
+        "autocomplete",
+        channel=str(sandbox.page.fake.general().id),
+        command="config timezone",
+        options={"zone": "Europe/Pa"},
+        focused="zone",
+    )
+    assert status == 200, answer
+    assert "Europe/Paris" in [c["value"] for c in answer["choices"]]
+
+
 async def test_the_clock_moves_forward_and_runs_what_fell_due(sandbox: Sandbox) -> None:
     bot, clock = sandbox.page.bot, sandbox.page.clock
     ran: list[dict[str, Any]] = []
@@ -244,3 +257,14 @@ def test_the_page_listens_on_this_machine_only_unless_told() -> None:
         assert sock.getsockname()[0] == "127.0.0.1"
     finally:
         sock.close()
+
+
+def test_the_bot_never_imports_the_sandbox_or_the_fake() -> None:
+    code = (
+        "import sys, bot.__main__, bot.client, bot.engine.games, cogs; "
+        "print(sorted(m for m in sys.modules if m.startswith(('bot.sandbox', 'bot.fakediscord'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
