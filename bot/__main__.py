@@ -123,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         return sandbox_main(argv)
     if argv:
         wanted = "help" if {"-h", "--help"} & set(argv) else "unknown"
+        if wanted == "unknown":
+            print(f"gamenight: unrecognized arguments: {' '.join(argv)}", file=sys.stderr)
         print(
             "usage: python -m bot             run the bot (DISCORD_TOKEN in .env)\n"
             "       python -m bot --sandbox   try it without Discord "

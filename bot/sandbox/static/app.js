@@ -523,6 +523,11 @@ class View {
         const checked = select.querySelectorAll("input:checked");
         if (target.type === "radio") return this.choose(select, [target.value]);
         for (const box of select.querySelectorAll("input[type=checkbox]:not(:checked)")) box.disabled = checked.length >= max;
+        const head = select.querySelector(".select-placeholder");
+        if (!head.dataset.placeholder) head.dataset.placeholder = head.textContent;
+        const labels = Array.from(checked).map((i) => i.nextElementSibling.textContent);
+        head.textContent = labels.length ? labels.join(", ") : head.dataset.placeholder;
+        head.classList.toggle("chosen", labels.length > 0);
         const confirm = select.querySelector(".select-confirm");
         if (confirm) confirm.disabled = checked.length < min || checked.length > max;
         return;
@@ -574,7 +579,7 @@ function renderUserPickers() {
     const who = view.root.querySelector(".who");
     who.replaceChildren();
     for (const u of state.users) {
-      const option = el("option", { value: u.id }, u.owner ? `${u.name} (server owner)` : u.name);
+      const option = el("option", { value: u.id }, u.owner ? `${u.name} (owner)` : u.name);
       option.selected = u.id === view.userId;
       who.append(option);
     }
