@@ -18,7 +18,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.sandbox import bind
+from bot.sandbox import bind, lock, reset
 from tests.sandbox.conftest import Sandbox, run_sandbox
 
 pytestmark = pytest.mark.e2e
@@ -268,3 +268,25 @@ def test_the_bot_never_imports_the_sandbox_or_the_fake() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_a_second_sandbox_on_the_same_database_says_so(tmp_path: Path) -> None:
+    database = tmp_path / "data" / "sandbox.sqlite3"
+    held = lock(database)
+    assert held is not None
+    try:
+        proc = start("--port", "0", cwd=tmp_path)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        held.close()
+    assert proc.returncode == 1
+    assert "another sandbox is using data/sandbox.sqlite3" in err and "Traceback" not in err
+
+
+def test_reset_starts_over(tmp_path: Path) -> None:
+    database = tmp_path / "sandbox.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        database.with_name(database.name + suffix).write_text("x")
+    (tmp_path / "other.sqlite3").write_text("kept")
+    reset(database)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]
