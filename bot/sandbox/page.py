@@ -32,6 +32,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import WSMsgType, web
+from yarl import URL
 
 from bot.clock import at_local, local_date
 from bot.fakediscord import InteractionResult
@@ -57,6 +58,30 @@ class Refused(Exception):
         self.status = status
 
 
+@web.middleware
+async def same_origin(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Only the page itself may act: another site open in the same browser cannot post to
+    the sandbox (JSON bodies only, so a cross-site form cannot; and a foreign ``Origin`` is
+    refused, for the WebSocket too)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and yarl_host(origin) != request.host:
+        return web.json_response({"error": "the sandbox only answers its own page"}, status=403)
+    if request.method == "POST" and request.content_type != "application/json":
+        return web.json_response(
+            {"error": "send JSON (Content-Type: application/json)"}, status=415
+        )
+    response: web.StreamResponse = await handler(request)
+    return response
+
+
+def yarl_host(origin: str) -> str:
+    """``http://127.0.0.1:8765`` -> ``127.0.0.1:8765`` (the ``Host`` header's form)."""
+    url = URL(origin)
+    if url.port is None or url.is_default_port():
+        return str(url.host)
+    return f"{url.host}:{url.port}"
+
+
 def _static(name: str) -> bytes:
     return resources.files("bot.sandbox").joinpath("static", name).read_bytes()
 
@@ -77,7 +102,7 @@ class SandboxPage:
         fake.on_change = self.on_change
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=1024 * 1024)
+        app = web.Application(client_max_size=1024 * 1024, middlewares=[same_origin])
         r = app.router
         r.add_get("/", self.index)
         r.add_get("/static/{name}", self.static)

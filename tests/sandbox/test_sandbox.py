@@ -290,3 +290,23 @@ def test_reset_starts_over(tmp_path: Path) -> None:
     (tmp_path / "other.sqlite3").write_text("kept")
     reset(database)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]
+
+
+async def test_only_the_page_itself_may_act(sandbox: Sandbox) -> None:
+    ana = sandbox.user("Ana")
+    body = json.dumps({"user": ana, "kind": "slash", "command": "help"})
+    async with sandbox.http.post(
+        sandbox.url + "/api/act", data=body, headers={"Content-Type": "text/plain"}
+    ) as res:
+        assert res.status == 415
+    async with sandbox.http.post(
+        sandbox.url + "/api/act",
+        data=body,
+        headers={"Content-Type": "application/json", "Origin": "https://elsewhere.example"},
+    ) as res:
+        assert res.status == 403
+    async with sandbox.http.get(
+        f"{sandbox.url}/ws?user={ana}", headers={"Origin": "https://elsewhere.example"}
+    ) as res:
+        assert res.status == 403
+    assert not sandbox.page.fake.interactions
