@@ -96,6 +96,28 @@ class SandboxDiscord(FakeDiscord):
         msg.edited_at = self.clock.now().timestamp()
         self._changed(msg)
 
+    def _new_interaction(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        description: str,
+        *,
+        source: FakeMessage | None = None,
+        command_name: str | None = None,
+    ) -> FakeInteraction:
+        if itype == 2 and command_name is not None and data.get("type") == 1:
+            # "Ana used /spaye start", as Discord's client shows it: with the subcommand.
+            parts, options = [command_name], data.get("options") or []
+            while options and options[0].get("type") in (1, 2):
+                parts.append(options[0]["name"])
+                options = options[0].get("options") or []
+            command_name = " ".join(parts)
+        return super()._new_interaction(
+            itype, user, channel, data, description, source=source, command_name=command_name
+        )
+
     async def _announce_delete(self, msg: FakeMessage) -> None:
         await super()._announce_delete(msg)
         self._changed(msg)

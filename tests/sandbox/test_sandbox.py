@@ -94,6 +94,7 @@ async def test_an_ephemeral_answer_reaches_only_its_colleague(sandbox: Sandbox) 
         assert status == 200 and answer["ok"]
         msg = fake.message(answer["message"])
         assert msg.ephemeral and msg.visible_to is fake.users[int(ana)]
+        assert msg.to_json()["interaction_metadata"]["name"] == "help"
         seen = await frames_until(ana_ws, lambda f: f.get("id") == answer["message"])
         assert "Only you can see this" in next(
             f["html"] for f in seen if f.get("id") == answer["message"]
@@ -132,6 +133,8 @@ async def test_what_discord_refuses_never_reaches_the_bot(sandbox: Sandbox) -> N
         ana, "slash", channel=general, command="config challenge-expiry", options={"minutes": "5"}
     )
     assert status == 200 and answer["ok"]
+    used = fake.message(answer["message"]).to_json()["interaction_metadata"]["name"]
+    assert used == "config challenge-expiry"  # "Ana used /config challenge-expiry"
 
 
 async def test_autocomplete_asks_the_bot(sandbox: Sandbox) -> None:
