@@ -16,7 +16,7 @@ from tests.sandbox.conftest import Sandbox
 REASON = missing_browser()
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
-TIMEOUT = 10_000  # ms, for anything the page waits for
+TIMEOUT = 30_000  # ms, for anything the page waits for (generous: CI machines are shared)
 ARTICLE = "article.msg"
 
 
@@ -32,7 +32,9 @@ async def open_page(sandbox: Sandbox, browser: Any, *names: str) -> PageDriver:
     return driver
 
 
-async def test_the_page_opens_with_a_view_per_colleague(sandbox: Sandbox, browser: Any) -> None:
+async def test_the_page_opens_and_refuses_what_discord_refuses(
+    sandbox: Sandbox, browser: Any
+) -> None:
     page = await open_page(sandbox, browser, "Ana", "Bob")
     assert await page.page.locator(".view").count() == 2
     who = page.view("Bob").get_by_role("combobox", name="Colleague")
@@ -40,21 +42,12 @@ async def test_the_page_opens_with_a_view_per_colleague(sandbox: Sandbox, browse
     await page.view("Ana").get_by_role("textbox", name="Command").click()
     suggestions = page.view("Ana").locator(".suggest .suggestion")
     assert await suggestions.filter(has_text=re.compile(r"^/help")).count() == 1
-    assert not page.errors
-
-
-async def test_a_refused_command_is_explained_and_never_sent(
-    sandbox: Sandbox, browser: Any
-) -> None:
-    page = await open_page(sandbox, browser, "Ana")
+    # A value out of range is refused in the command box; the bot never sees it.
     await page.slash("Ana", "config challenge-expiry", {"minutes": "5000"})
-    await (
-        page.view("Ana")
-        .locator(".cmd-error")
-        .filter(has_text="less than or equal to 1440")
-        .wait_for()
-    )
+    error = page.view("Ana").locator(".cmd-error")
+    await error.filter(has_text="less than or equal to 1440").wait_for()
     assert not sandbox.page.fake.interactions
+    assert not page.errors
 
 
 NEXT_ROUND = """([sel, cid]) => {
