@@ -26,6 +26,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from aiohttp import web
+from pydantic import ValidationError
+
+from bot.settings import Settings
 
 if TYPE_CHECKING:
     from bot.sandbox.page import SandboxPage
@@ -128,7 +131,6 @@ async def serve(
     from bot.client import GamenightBot
     from bot.sandbox.page import SandboxPage
     from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
-    from bot.settings import Settings
 
     started = time.monotonic()
     database: Path = args.database
@@ -154,7 +156,7 @@ async def serve(
             fake.ensure_colleagues(args.users)
         await store.save_world(fake)
         await fake.start()
-        settings = Settings(database_path=database, dev_guild_id=None, discord_token=None)
+        settings = sandbox_settings(database)
         bot = GamenightBot(settings, clock, autorun_timers=True)
         running = fake.run_client(bot, ready_timeout=60)
         await running.start()
@@ -208,6 +210,12 @@ async def serve(
         await store.close()
 
 
+def sandbox_settings(database: Path) -> Settings:
+    """The bot's settings in the sandbox: its own database, no token, commands for every
+    server (``DEV_GUILD_ID`` would name a server the sandbox does not have)."""
+    return Settings(database_path=database, dev_guild_id=None, discord_token=None)
+
+
 async def _tick(bot: object) -> None:
     timers = bot.timers  # type: ignore[attr-defined]
     while True:
@@ -236,6 +244,13 @@ def main(argv: list[str]) -> int:
                 "or choose another port with --port N"
             )
         return _fail(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}")
+    try:
+        sandbox_settings(args.database)
+    except ValidationError as err:
+        sock.close()
+        lines = [f"  {'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in err.errors()]
+        print("gamenight sandbox: invalid configuration:\n" + "\n".join(lines), file=sys.stderr)
+        return 2
     held = lock(args.database)
     if held is None:
         sock.close()

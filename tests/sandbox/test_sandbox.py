@@ -196,9 +196,10 @@ async def test_the_world_survives_a_restart(sandbox_db: Path) -> None:
         assert status == 200 and int(answer["message"]) > int(first)
 
 
-def start(*args: str, cwd: Path) -> subprocess.Popen[str]:
+def start(*args: str, cwd: Path, **extra: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "LOG_LEVEL"}}
     env["PYTHONPATH"] = str(ROOT)
+    env.update(extra)
     return subprocess.Popen(
         [sys.executable, "-m", "bot", "--sandbox", *args],
         cwd=cwd,
@@ -249,6 +250,10 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
     proc = start("--users", "0", cwd=tmp_path)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "--users" in err
+    proc = start("--port", "0", cwd=tmp_path, LOG_FORMAT="xml")
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "LOG_FORMAT" in err and "Traceback" not in err
+    assert not (tmp_path / "data").exists()
 
 
 def test_the_page_listens_on_this_machine_only_unless_told() -> None:
