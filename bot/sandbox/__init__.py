@@ -197,6 +197,8 @@ async def serve(
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+        if page is not None:
+            await page.close_views()
         if runner is not None:
             await runner.cleanup()
         if running is not None:

@@ -114,11 +114,16 @@ class SandboxPage:
         r.add_get("/attachments/{attachment_id:\\d+}/{filename}", self.attachment)
         return app
 
-    async def close(self) -> None:
+    async def close_views(self) -> None:
+        """Close every open view (before the server stops: it waits for open sockets)."""
         for sockets in list(self.views.values()):
             for ws in list(sockets):
                 with contextlib.suppress(Exception):
-                    await ws.close()
+                    await ws.close(code=1001, message=b"the sandbox stopped")
+
+    async def close(self) -> None:
+        """Close the views, finish pushing and saving, save the whole world."""
+        await self.close_views()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.save_all()
