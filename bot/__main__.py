@@ -1,7 +1,11 @@
 """``python -m bot``: read the settings, set up logging, run the bot until SIGINT/SIGTERM.
 
-Exit codes: 0 after a clean shutdown, 1 when Discord refuses to start the bot, 2 when the
-configuration is missing or invalid (with a short message, never a traceback).
+Exit codes: 0 after a clean shutdown, 1 when Discord refuses to start the bot or cannot be
+reached (one line saying what failed and what to check), 2 when the configuration is missing
+or invalid (with a short message, never a traceback).
+
+``python -m bot --sandbox`` runs the bot against a local imitation of Discord instead, with a
+page to play on (:mod:`bot.sandbox`, imported only then).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import logging
 import signal
 import sys
 
+import aiohttp
 import discord
 from pydantic import ValidationError
 
@@ -32,6 +37,8 @@ Create a bot token:
      or in the environment: export DISCORD_TOKEN=your-token
   3. Invite the bot: OAuth2 -> URL Generator, scopes "bot applications.commands",
      with the permissions listed in the README.
+
+To try every game first, without Discord or a token: python -m bot --sandbox
 """
 
 
@@ -65,11 +72,24 @@ async def run(settings: Settings, token: str, bot: GamenightBot | None = None) -
             stopper.cancel()
             await runner
     except discord.LoginFailure:
-        log.error("Discord refused the token: check DISCORD_TOKEN (Bot -> Reset Token)")
-        return 1
+        return stopped(
+            "Discord refused the token (401 Unauthorized): check DISCORD_TOKEN, or make a new "
+            "one (Developer Portal -> Bot -> Reset Token)"
+        )
     except discord.PrivilegedIntentsRequired:
-        log.error("Discord refused the intents requested")
-        return 1
+        return stopped(
+            "Discord refused the intents requested: check the Bot page of the Developer Portal"
+        )
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound, TimeoutError) as err:
+        return stopped(
+            f"cannot reach Discord ({describe(err)}): check the network connection, DNS, "
+            "proxy or firewall to discord.com"
+        )
+    except discord.HTTPException as err:
+        return stopped(
+            f"Discord answered HTTP {err.status} at login: see https://discordstatus.com "
+            "and try again later"
+        )
     finally:
         for sig in signals:
             with contextlib.suppress(NotImplementedError):
@@ -78,7 +98,40 @@ async def run(settings: Settings, token: str, bot: GamenightBot | None = None) -
     return 0
 
 
-def main() -> int:
+def stopped(reason: str) -> int:
+    """One clear line on stderr (not a log record with a traceback); exit code 1."""
+    print(f"gamenight: {reason}", file=sys.stderr, flush=True)
+    return 1
+
+
+def describe(err: BaseException) -> str:
+    """The first useful words of a connection error (``Connection refused``...)."""
+    cause: BaseException | None = err
+    while cause is not None:
+        text = getattr(cause, "strerror", None) or str(cause)
+        if text:
+            return str(text)
+        cause = cause.__cause__ or cause.__context__
+    return type(err).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--sandbox" in argv:
+        from bot.sandbox import main as sandbox_main
+
+        return sandbox_main(argv)
+    if argv:
+        wanted = "help" if {"-h", "--help"} & set(argv) else "unknown"
+        if wanted == "unknown":
+            print(f"gamenight: unrecognized arguments: {' '.join(argv)}", file=sys.stderr)
+        print(
+            "usage: python -m bot             run the bot (DISCORD_TOKEN in .env)\n"
+            "       python -m bot --sandbox   try it without Discord "
+            "(python -m bot --sandbox --help)",
+            file=sys.stdout if wanted == "help" else sys.stderr,
+        )
+        return 0 if wanted == "help" else 2
     settings = load_settings()
     if settings is None:
         return 2

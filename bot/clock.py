@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 __all__ = [
     "Clock",
     "FakeClock",
+    "OffsetClock",
     "SystemClock",
     "at_local",
     "from_iso",
@@ -38,6 +39,25 @@ class SystemClock:
 
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+
+class OffsetClock(SystemClock):
+    """The real time moved forward by ``offset``, which only grows (the sandbox's clock:
+    ``python -m bot --sandbox`` moves it to a closing time or a month's end)."""
+
+    def __init__(self, offset: timedelta = timedelta()) -> None:
+        self.offset = offset
+
+    def now(self) -> datetime:
+        return super().now() + self.offset
+
+    def advance_to(self, when: datetime) -> timedelta:
+        """Move forward to ``when`` (never backwards); returns how far it moved."""
+        step = _require_aware(when) - self.now()
+        if step <= timedelta():
+            return timedelta()
+        self.offset += step
+        return step
 
 
 class FakeClock:

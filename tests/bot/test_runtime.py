@@ -75,6 +75,8 @@ def test_nothing_else_reads_the_system_time() -> None:
     for path in [*root.joinpath("bot").rglob("*.py"), *root.joinpath("cogs").rglob("*.py")]:
         if path.name == "clock.py" and path.parent.name == "bot":
             continue
+        if "fakediscord" in path.parts:  # the imitation of Discord's servers has their clock
+            continue
         text = path.read_text(encoding="utf-8")
         for call in ("datetime.now(", "datetime.utcnow(", "date.today(", "time.time("):
             assert call not in text, f"{path.relative_to(root)} calls {call}"

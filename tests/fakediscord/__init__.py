@@ -1,33 +1,9 @@
-"""A fake Discord (gateway + REST) that a real discord.py client connects to."""
+"""The fake Discord moved to :mod:`bot.fakediscord` (the sandbox uses it too).
 
-from .driver import FakeDiscord, InteractionResult, RunningClient
-from .models import (
-    ButtonInfo,
-    FakeChannel,
-    FakeGuild,
-    FakeInteraction,
-    FakeMember,
-    FakeMessage,
-    FakeRole,
-    FakeUser,
-    LateInteraction,
-    MessageVersion,
-    RecordedCall,
-)
+``tests.fakediscord`` and its submodules ``server``, ``models``, ``driver`` and ``validation``
+stay as aliases of the same modules, so existing imports keep working and see the same
+classes (``isinstance`` checks agree).
+"""
 
-__all__ = [
-    "ButtonInfo",
-    "FakeChannel",
-    "FakeDiscord",
-    "FakeGuild",
-    "FakeInteraction",
-    "FakeMember",
-    "FakeMessage",
-    "FakeRole",
-    "FakeUser",
-    "InteractionResult",
-    "LateInteraction",
-    "MessageVersion",
-    "RecordedCall",
-    "RunningClient",
-]
+from bot.fakediscord import *  # noqa: F403
+from bot.fakediscord import __all__ as __all__

@@ -13,7 +13,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 
 pytestmark = pytest.mark.e2e
 

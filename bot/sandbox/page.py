@@ -1,0 +1,554 @@
+"""The sandbox page: static files, one WebSocket per colleague's view, and the actions.
+
+Routes (all JSON but the page and its files):
+
+=========================  ===================================================================
+``GET /``                  the page (``static/index.html``)
+``GET /static/{file}``     its script and style sheet
+``GET /ws?user=ID``        live view of one colleague: ``hello`` (colleagues, channels, the
+                           commands they may use, the clock), then ``msg`` / ``del`` for every
+                           message they may see, ``clock`` and ``users`` when those change
+``POST /api/act``          act as a colleague: ``slash``, ``click``, ``select``, ``modal``,
+                           ``autocomplete``; answers ``{"ok": ...}`` or ``{"error": ...}``
+``POST /api/clock``        move the sandbox clock forward (``{"to": "closing"}``...)
+``POST /api/user``         a colleague's language or closed DMs
+``GET /attachments/...``   files the bot attached (pictures are shown inline)
+=========================  ===================================================================
+
+A colleague's socket only ever receives what that colleague may see on Discord: the
+server's messages, their own ephemeral answers and their own DMs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import mimetypes
+from datetime import UTC, date, datetime, time, timedelta
+from importlib import resources
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from aiohttp import WSMsgType, web
+from yarl import URL
+
+from bot.clock import at_local, local_date
+from bot.fakediscord import InteractionResult
+from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+from bot.sandbox.commands import CommandRefused, command_menu, find_leaf, parse_options
+from bot.sandbox.render import RenderContext, render_message, render_modal
+from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
+
+__all__ = ["SandboxPage"]
+
+log = logging.getLogger("gamenight.sandbox")
+
+ANSWER_TIMEOUT = 3.5
+"""Discord gives a bot 3 s to answer an interaction; the page waits a little longer."""
+HISTORY = 300
+"""Messages per channel sent when a view opens."""
+LOCALES = {"en-US": "English", "fr": "Français"}
+
+
+class Refused(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@web.middleware
+async def same_origin(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Only the page itself may act: another site open in the same browser cannot post to
+    the sandbox (JSON bodies only, so a cross-site form cannot; and a foreign ``Origin`` is
+    refused, for the WebSocket too)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and yarl_host(origin) != request.host:
+        return web.json_response({"error": "the sandbox only answers its own page"}, status=403)
+    if request.method == "POST" and request.content_type != "application/json":
+        return web.json_response(
+            {"error": "send JSON (Content-Type: application/json)"}, status=415
+        )
+    response: web.StreamResponse = await handler(request)
+    return response
+
+
+def yarl_host(origin: str) -> str:
+    """``http://127.0.0.1:8765`` -> ``127.0.0.1:8765`` (the ``Host`` header's form)."""
+    url = URL(origin)
+    if url.port is None or url.is_default_port():
+        return str(url.host)
+    return f"{url.host}:{url.port}"
+
+
+def _static(name: str) -> bytes:
+    return resources.files("bot.sandbox").joinpath("static", name).read_bytes()
+
+
+class SandboxPage:
+    """Serves the page for one :class:`SandboxDiscord` and the bot running against it."""
+
+    def __init__(
+        self, fake: SandboxDiscord, bot: Any, store: WorldStore, clock: SandboxClock
+    ) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.store = store
+        self.clock = clock
+        self.views: dict[int, set[web.WebSocketResponse]] = {}
+        self._save_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        fake.on_change = self.on_change
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=1024 * 1024, middlewares=[same_origin])
+        r = app.router
+        r.add_get("/", self.index)
+        r.add_get("/static/{name}", self.static)
+        r.add_get("/ws", self.socket)
+        r.add_get("/api/state", self.state)
+        r.add_post("/api/act", self.act)
+        r.add_post("/api/clock", self.move_clock)
+        r.add_post("/api/user", self.change_user)
+        r.add_get("/attachments/{attachment_id:\\d+}/{filename}", self.attachment)
+        return app
+
+    async def close_views(self) -> None:
+        """Close every open view (before the server stops: it waits for open sockets)."""
+        for sockets in list(self.views.values()):
+            for ws in list(sockets):
+                with contextlib.suppress(Exception):
+                    await ws.close(code=1001, message=b"the sandbox stopped")
+
+    async def close(self) -> None:
+        """Close the views, finish pushing and saving, save the whole world."""
+        await self.close_views()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.save_all()
+
+    # -- static ---------------------------------------------------------------------------
+
+    async def index(self, request: web.Request) -> web.Response:
+        return web.Response(body=_static("index.html"), content_type="text/html", charset="utf-8")
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+        ext = name[name.rfind(".") :] if "." in name else ""
+        if ext not in types or "/" in name or name.startswith("."):
+            raise web.HTTPNotFound()
+        try:
+            body = _static(name)
+        except FileNotFoundError:
+            raise web.HTTPNotFound() from None
+        return web.Response(body=body, content_type=types[ext], charset="utf-8")
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        try:
+            data = self.fake.attachment_data[int(request.match_info["attachment_id"])]
+        except (KeyError, ValueError):
+            raise web.HTTPNotFound() from None
+        ctype = mimetypes.guess_type(request.match_info["filename"])[0]
+        return web.Response(body=data, content_type=ctype or "application/octet-stream")
+
+    # -- who is who -----------------------------------------------------------------------
+
+    def _user(self, raw: Any) -> FakeUser:
+        try:
+            user = self.fake.users[int(raw)]
+        except (KeyError, TypeError, ValueError):
+            raise Refused(404, f"there is no colleague {raw!r} in this sandbox") from None
+        if user.bot:
+            raise Refused(403, "the page acts as colleagues, not as the bot")
+        return user
+
+    def _context(self, viewer: FakeUser) -> RenderContext:
+        fake = self.fake
+        guild = fake.office
+        users = {u.id: (u.global_name or u.name) for u in fake.users.values()}
+        for member in guild.members.values():
+            if member.nick:
+                users[member.id] = member.nick
+        return RenderContext(
+            viewer=viewer.id,
+            users=users,
+            roles={r.id: r.name for r in guild.roles[1:]},
+            channels={c.id: str(c.name) for c in guild.channels if c.type == 0},
+            members=[u.id for u in fake.colleagues() if u.id in guild.members],
+            bot_ids=frozenset({fake.bot_user.id}),
+        )
+
+    def _users_json(self) -> list[dict[str, Any]]:
+        guild = self.fake.office
+        return [
+            {
+                "id": str(u.id),
+                "name": u.global_name or u.name,
+                "locale": u.locale,
+                "dms_open": u.dms_open,
+                "owner": guild.owner_id == u.id,
+            }
+            for u in self.fake.colleagues()
+        ]
+
+    def _commands(self, user: FakeUser, channel: FakeChannel) -> list[dict[str, Any]]:
+        fake = self.fake
+        schemas = dict(fake.global_commands)
+        if channel.guild is not None:
+            schemas.update(fake.guild_commands.get(channel.guild.id, {}))
+
+        def allowed(schema: dict[str, Any]) -> bool:
+            try:
+                fake._check_command_allowed(schema, user, channel)
+            except PermissionError:
+                return False
+            return True
+
+        return command_menu(list(schemas.values()), user.locale, allowed)
+
+    async def _clock_json(self) -> dict[str, Any]:
+        now = self.clock.now()
+        zone_name, closing = "UTC", None
+        guild = self.fake.guild
+        if guild is not None and self.bot.is_ready():
+            settings = await self.bot.guild_settings(self.bot.get_guild(guild.id) or guild.id)
+            zone_name = settings.timezone
+            closing = getattr(settings, "spaye_close", None)
+        local = now.astimezone(ZoneInfo(zone_name))
+        pending = [t for t in await self.bot.timers.pending() if t.due_at > now]
+        upcoming = min(pending, key=lambda t: t.due_at) if pending else None
+        return {
+            "now": now.isoformat(),
+            "label": local.strftime("%a %d %b %Y, %H:%M"),
+            "zone": zone_name,
+            "offset_seconds": self.clock.offset.total_seconds(),
+            "closing": closing,
+            "next_timer": None
+            if upcoming is None
+            else {
+                "kind": upcoming.kind,
+                "at": upcoming.due_at.astimezone(ZoneInfo(zone_name)).strftime("%a %H:%M"),
+            },
+        }
+
+    # -- live views -----------------------------------------------------------------------
+
+    def _visible(self, user: FakeUser) -> list[FakeMessage]:
+        per_channel: dict[int, list[FakeMessage]] = {}
+        for msg in sorted(self.fake.messages.values(), key=lambda m: m.id):
+            if not msg.deleted and self.fake.can_see(user, msg):
+                per_channel.setdefault(msg.channel.id, []).append(msg)
+        return [m for msgs in per_channel.values() for m in msgs[-HISTORY:]]
+
+    def _msg_frame(self, msg: FakeMessage, ctx: RenderContext) -> dict[str, Any]:
+        return {
+            "t": "msg",
+            "channel": str(msg.channel.id),
+            "id": str(msg.id),
+            "html": render_message(msg.to_json(), ctx),
+            "loading": msg.loading,
+        }
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        try:
+            user = self._user(request.query.get("user"))
+        except Refused as err:
+            return web.json_response({"error": str(err)}, status=err.status)
+        ws = web.WebSocketResponse(heartbeat=30)
+        await ws.prepare(request)
+        self.views.setdefault(user.id, set()).add(ws)
+        try:
+            await ws.send_str(json.dumps(await self._hello(user)))
+            ctx = self._context(user)
+            frames = [self._msg_frame(m, ctx) for m in self._visible(user)]
+            await ws.send_str(json.dumps({"t": "batch", "items": frames}))
+            async for msg in ws:
+                if msg.type in (WSMsgType.CLOSE, WSMsgType.ERROR):
+                    break
+        finally:
+            self.views.get(user.id, set()).discard(ws)
+        return ws
+
+    async def _hello(self, user: FakeUser) -> dict[str, Any]:
+        guild = self.fake.office
+        dm = self.fake.get_dm_channel(user)
+        channels = [
+            {"id": str(c.id), "name": c.name, "kind": "text", "topic": c.topic}
+            for c in guild.channels
+            if c.type == 0
+        ]
+        channels.append(
+            {"id": str(dm.id), "name": self.fake.bot_user.name, "kind": "dm", "topic": None}
+        )
+        return {
+            "t": "hello",
+            "me": str(user.id),
+            "guild": guild.name,
+            "bot": self.fake.bot_user.name,
+            "users": self._users_json(),
+            "locales": LOCALES,
+            "channels": channels,
+            "roles": [{"id": str(r.id), "name": r.name} for r in guild.roles[1:]],
+            "commands": {
+                "text": self._commands(user, guild.channels[0]),
+                "dm": self._commands(user, dm),
+            },
+            "clock": await self._clock_json(),
+        }
+
+    def on_change(self, batch: list[FakeMessage]) -> None:
+        """Push changed messages to the views that may see them, then save them."""
+        for user_id, sockets in self.views.items():
+            if not sockets:
+                continue
+            user = self.fake.users[user_id]
+            ctx = self._context(user)
+            frames: list[dict[str, Any]] = []
+            for msg in batch:
+                if not self.fake.can_see(user, msg):
+                    continue
+                if msg.deleted:
+                    frames.append({"t": "del", "id": str(msg.id)})
+                else:
+                    frames.append(self._msg_frame(msg, ctx))
+            if frames:
+                self._spawn(self._send(sockets, {"t": "batch", "items": frames}))
+        self._spawn(self._save(batch))
+
+    async def broadcast(self, frame: dict[str, Any]) -> None:
+        for sockets in self.views.values():
+            await self._send(sockets, frame)
+
+    async def _send(self, sockets: set[web.WebSocketResponse], frame: dict[str, Any]) -> None:
+        text = json.dumps(frame)
+        for ws in list(sockets):
+            if ws.closed:
+                sockets.discard(ws)
+                continue
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.send_str(text)
+
+    async def _save(self, batch: list[FakeMessage]) -> None:
+        async with self._save_lock:
+            try:
+                await self.store.save_messages(self.fake, batch)
+            except Exception:
+                log.exception("sandbox: messages could not be saved")
+
+    async def save_all(self) -> None:
+        async with self._save_lock:
+            await self.store.save_world(self.fake)
+            await self.store.save_messages(self.fake, list(self.fake.messages.values()))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- state ----------------------------------------------------------------------------
+
+    async def state(self, request: web.Request) -> web.Response:
+        return web.json_response({"users": self._users_json(), "clock": await self._clock_json()})
+
+    # -- acting as a colleague ------------------------------------------------------------
+
+    async def act(self, request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise Refused(400, "expected a JSON object")
+            user = self._user(body.get("user"))
+            answer = await self._act(user, body)
+        except Refused as err:
+            return web.json_response({"error": str(err)}, status=err.status)
+        except CommandRefused as err:
+            return web.json_response({"error": str(err), "refused": True}, status=400)
+        except (ValueError, TypeError, LookupError, PermissionError) as err:
+            return web.json_response({"error": str(err), "refused": True}, status=400)
+        except RuntimeError as err:
+            return web.json_response({"error": f"the bot is not connected ({err})"}, status=503)
+        return web.json_response(answer)
+
+    def _channel(self, user: FakeUser, raw: Any) -> FakeChannel:
+        try:
+            channel = self.fake.channels[int(raw)]
+        except (KeyError, TypeError, ValueError):
+            raise Refused(404, f"there is no channel {raw!r}") from None
+        if channel.is_dm and channel.recipient is not user:
+            raise Refused(403, "that is someone else's direct messages")
+        if channel.guild is not None and user.id not in channel.guild.members:
+            raise Refused(403, "that colleague is not in the server")
+        return channel
+
+    def _message(self, user: FakeUser, raw: Any) -> FakeMessage:
+        try:
+            msg = self.fake.messages[int(raw)]
+        except (KeyError, TypeError, ValueError):
+            raise Refused(404, f"there is no message {raw!r}") from None
+        if msg.deleted or not self.fake.can_see(user, msg):
+            raise Refused(403, "that colleague cannot see this message")
+        return msg
+
+    def _entity(self, raw: Any) -> Any:
+        guild = self.fake.office
+        try:
+            ident = int(raw)
+        except (TypeError, ValueError):
+            raise Refused(400, f"{raw!r} is not an id") from None
+        if ident in self.fake.users:
+            return self.fake.users[ident]
+        for role in guild.roles:
+            if role.id == ident:
+                return role
+        if ident in self.fake.channels:
+            return self.fake.channels[ident]
+        raise Refused(400, f"nothing has the id {ident}")
+
+    async def _act(self, user: FakeUser, body: dict[str, Any]) -> dict[str, Any]:
+        fake = self.fake
+        kind = body.get("kind")
+        if kind in ("slash", "autocomplete"):
+            channel = self._channel(user, body.get("channel"))
+            path = " ".join(str(body.get("command") or "").strip().lstrip("/").split())
+            if not path:
+                raise CommandRefused("type / and pick a command")
+            schema = fake._find_command_schema(channel.guild, path.split()[0])
+            if schema is None:
+                raise CommandRefused(f"/{path.split()[0]} is not a command of this bot")
+            fake._check_command_allowed(schema, user, channel)
+            leaf = find_leaf(schema, path)
+            raw = body.get("options") or {}
+            if not isinstance(raw, dict):
+                raise CommandRefused("options must be an object")
+            if kind == "autocomplete":
+                focused = str(body.get("focused") or "")
+                others = {k: v for k, v in raw.items() if k != focused}
+                options = parse_options(leaf, path, others, channel.guild, fake.users, partial=True)
+                options[focused] = str(raw.get(focused) or "")
+                choices = await fake.autocomplete(
+                    user, channel, path, options, focused, timeout=ANSWER_TIMEOUT
+                )
+                return {"ok": True, "choices": choices}
+            options = parse_options(leaf, path, raw, channel.guild, fake.users)
+            result = await fake.slash(
+                user, channel, path, options, timeout=ANSWER_TIMEOUT, settle=0
+            )
+        elif kind == "click":
+            msg = self._message(user, body.get("message"))
+            result = await fake.click(
+                user, msg, str(body.get("custom_id")), timeout=ANSWER_TIMEOUT, settle=0
+            )
+        elif kind == "select":
+            msg = self._message(user, body.get("message"))
+            custom_id = str(body.get("custom_id"))
+            comp = fake._find_component(msg, types={3, 5, 6, 7, 8}, custom_id=custom_id, label=None)
+            chosen = [str(v) for v in body.get("values") or []]
+            picked: list[Any] = chosen if comp["type"] == 3 else [self._entity(v) for v in chosen]
+            result = await fake.select(
+                user, msg, custom_id, picked, timeout=ANSWER_TIMEOUT, settle=0
+            )
+        elif kind == "modal":
+            try:
+                origin = fake.interactions[int(body.get("interaction") or 0)]
+            except (KeyError, ValueError):
+                raise Refused(404, "that form is no longer open") from None
+            if origin.user is not user or origin.modal is None:
+                raise Refused(403, "that form was shown to someone else")
+            fields = body.get("values") or {}
+            if not isinstance(fields, dict):
+                raise Refused(400, "values must be an object")
+            result = await fake.submit_modal(
+                user,
+                None,
+                fields,
+                from_interaction=InteractionResult(fake, origin),
+                timeout=ANSWER_TIMEOUT,
+                settle=0,
+            )
+        else:
+            raise Refused(400, f"unknown action {kind!r}")
+        return self._answer(user, result)
+
+    def _answer(self, user: FakeUser, result: InteractionResult) -> dict[str, Any]:
+        if not result.answered:
+            return {
+                "ok": False,
+                "error": f"{self.fake.bot_user.name} did not respond: the interaction failed",
+            }
+        answer: dict[str, Any] = {"ok": True, "callback": result.callback_type}
+        if result.modal is not None:
+            answer["modal"] = render_modal(result.modal, self._context(user), result.interaction.id)
+        if result.response is not None:
+            answer["message"] = str(result.response.id)
+            answer["channel"] = str(result.response.channel.id)
+        return answer
+
+    # -- time and colleagues --------------------------------------------------------------
+
+    async def move_clock(self, request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+            target = await self._target(str(body.get("to")))
+        except Refused as err:
+            return web.json_response({"error": str(err)}, status=err.status)
+        except (ValueError, AttributeError):
+            return web.json_response({"error": 'expected {"to": ...}'}, status=400)
+        moved = self.clock.advance_to(target)
+        await self.store.save_world(self.fake)
+        if moved:
+            log.info("sandbox clock moved", extra={"by": str(moved), "now": self.clock.now()})
+            await self.bot.timers.catch_up()
+        clock = await self._clock_json()
+        await self.broadcast({"t": "clock", "clock": clock})
+        return web.json_response(
+            {"ok": True, "moved_seconds": moved.total_seconds(), "clock": clock}
+        )
+
+    async def _target(self, to: str) -> datetime:
+        now = self.clock.now()
+        guild = self.fake.office
+        settings = await self.bot.guild_settings(self.bot.get_guild(guild.id) or guild.id)
+        zone = ZoneInfo(settings.timezone)
+        step = {"10m": timedelta(minutes=10), "hour": timedelta(hours=1), "day": timedelta(days=1)}
+        if to in step:
+            return now + step[to]
+        if to == "closing":
+            closing = getattr(settings, "spaye_close", None)
+            if closing is None:
+                raise Refused(400, "this bot has no closing time")
+            day = local_date(now, zone)
+            target = at_local(day, closing, zone)
+            if target <= now:
+                target = at_local(day + timedelta(days=1), closing, zone)
+            return target + timedelta(seconds=1)
+        if to == "month_end":
+            local = now.astimezone(zone)
+            first = date(local.year + local.month // 12, local.month % 12 + 1, 1)
+            return datetime.combine(first, time(0, 0, 1), zone).astimezone(UTC)
+        if to == "next_timer":
+            due = [t.due_at for t in await self.bot.timers.pending() if t.due_at > now]
+            if not due:
+                raise Refused(400, "no deadline is pending")
+            soonest: datetime = min(due)
+            return soonest + timedelta(seconds=1)
+        raise Refused(400, f"unknown time step {to!r}")
+
+    async def change_user(self, request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+            user = self._user(body.get("user"))
+        except Refused as err:
+            return web.json_response({"error": str(err)}, status=err.status)
+        except ValueError:
+            return web.json_response({"error": "expected a JSON object"}, status=400)
+        if "locale" in body:
+            if body["locale"] not in LOCALES:
+                return web.json_response({"error": "unknown language"}, status=400)
+            user.locale = str(body["locale"])
+        if "dms_open" in body:
+            user.dms_open = bool(body["dms_open"])
+        await self.store.save_world(self.fake)
+        await self.broadcast({"t": "users", "users": self._users_json()})
+        return web.json_response({"ok": True})

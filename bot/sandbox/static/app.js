@@ -1,0 +1,648 @@
+// Gamenight sandbox page: one or more colleagues' views of the same server, live.
+// The server renders every message and modal to HTML; this script places them, sends what a
+// colleague does (commands, clicks, selects, forms) and shows the bot's answers.
+"use strict";
+
+const state = { clock: null, clockAt: 0, users: [], views: [] };
+
+async function post(url, body) {
+  let res;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (err) {
+    return { error: "the sandbox is not reachable (stopped?)" };
+  }
+  try {
+    return await res.json();
+  } catch (err) {
+    return { error: `HTTP ${res.status}` };
+  }
+}
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+}
+
+// -- time -----------------------------------------------------------------------------------
+
+function sandboxNow() {
+  if (!state.clock) return new Date();
+  return new Date(Date.parse(state.clock.now) + (performance.now() - state.clockAt));
+}
+
+function zone() {
+  return (state.clock && state.clock.zone) || "UTC";
+}
+
+function fmt(date, options) {
+  try {
+    return new Intl.DateTimeFormat(undefined, { timeZone: zone(), ...options }).format(date);
+  } catch (err) {
+    return date.toISOString();
+  }
+}
+
+function relative(date) {
+  const secs = Math.round((date - sandboxNow()) / 1000);
+  const abs = Math.abs(secs);
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  if (abs < 60) return rtf.format(secs, "second");
+  if (abs < 3600) return rtf.format(Math.round(secs / 60), "minute");
+  if (abs < 86400) return rtf.format(Math.round(secs / 3600), "hour");
+  return rtf.format(Math.round(secs / 86400), "day");
+}
+
+function formatTimes(root, onlyRelative = false) {
+  for (const node of root.querySelectorAll(onlyRelative ? "time.ts[data-style=R]" : "time.ts")) {
+    const date = new Date(node.getAttribute("datetime"));
+    if (isNaN(date)) continue;
+    const style = node.dataset.style || "f";
+    const text = {
+      t: () => fmt(date, { hour: "2-digit", minute: "2-digit" }),
+      T: () => fmt(date, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+      d: () => fmt(date, { dateStyle: "short" }),
+      D: () => fmt(date, { dateStyle: "long" }),
+      f: () => fmt(date, { dateStyle: "long", timeStyle: "short" }),
+      F: () => fmt(date, { dateStyle: "full", timeStyle: "short" }),
+      R: () => relative(date),
+    }[style] || (() => date.toISOString());
+    node.textContent = text();
+    node.title = fmt(date, { dateStyle: "full", timeStyle: "medium" });
+  }
+}
+
+function showClock() {
+  if (!state.clock) return;
+  const now = sandboxNow();
+  document.getElementById("clock-now").textContent =
+    fmt(now, { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" }) +
+    ` (${zone()})`;
+  const off = Math.round(state.clock.offset_seconds);
+  let ahead = "";
+  if (off > 0) {
+    const d = Math.floor(off / 86400), h = Math.floor((off % 86400) / 3600), m = Math.floor((off % 3600) / 60);
+    ahead = "moved ahead " + [d ? `${d} d` : "", h ? `${h} h` : "", m ? `${m} min` : ""].filter(Boolean).join(" ");
+  }
+  document.getElementById("clock-offset").textContent = ahead;
+  const next = document.getElementById("next-timer");
+  const nt = state.clock.next_timer;
+  next.disabled = !nt;
+  next.title = nt ? `${nt.kind} at ${nt.at}` : "No deadline is pending";
+  const closing = document.getElementById("to-closing");
+  closing.hidden = !state.clock.closing;
+  closing.title = state.clock.closing ? `Move to ${state.clock.closing}, when an unfinished day closes` : "";
+}
+
+function setClock(clock) {
+  state.clock = clock;
+  state.clockAt = performance.now();
+  showClock();
+}
+
+async function moveClock(to, button) {
+  const status = document.getElementById("clock-status");
+  button.disabled = true;
+  status.textContent = "moving time…";
+  const answer = await post("/api/clock", { to });
+  button.disabled = false;
+  if (answer.error) {
+    status.textContent = answer.error;
+    return;
+  }
+  setClock(answer.clock);
+  status.textContent = answer.moved_seconds > 0 ? "" : "already there";
+  setTimeout(() => { if (status.textContent === "already there") status.textContent = ""; }, 2000);
+}
+
+// -- a colleague's view ---------------------------------------------------------------------
+
+class View {
+  constructor(userId) {
+    this.userId = userId;
+    this.root = document.getElementById("view-template").content.firstElementChild.cloneNode(true);
+    this.messages = this.root.querySelector(".messages");
+    this.channels = [];
+    this.channel = null;
+    this.commands = { text: [], dm: [] };
+    this.roles = [];
+    this.unread = {};
+    this.command = null;
+    this.ws = null;
+    this.closed = false;
+    this.bind();
+  }
+
+  get me() {
+    return state.users.find((u) => u.id === this.userId);
+  }
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws?user=${encodeURIComponent(this.userId)}`);
+    this.ws = ws;
+    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onclose = () => {
+      if (this.closed || this.ws !== ws) return;
+      this.root.classList.add("offline");
+      setTimeout(() => { if (!this.closed && this.ws === ws) this.connect(); }, 1000);
+    };
+    ws.onopen = () => this.root.classList.remove("offline");
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+    this.root.remove();
+  }
+
+  switchTo(userId) {
+    this.userId = userId;
+    this.messages.replaceChildren();
+    this.unread = {};
+    this.channel = null;
+    this.clearCommand();
+    if (this.ws) { const old = this.ws; this.ws = null; old.close(); }
+    this.connect();
+    saveLayout();
+  }
+
+  receive(frame) {
+    if (frame.t === "hello") return this.hello(frame);
+    if (frame.t === "batch") return frame.items.forEach((item) => this.apply(item));
+    if (frame.t === "clock") return setClock(frame.clock);
+    if (frame.t === "users") {
+      const before = this.me && this.me.locale;
+      state.users = frame.users;
+      renderUserPickers();
+      if (this.me && before && this.me.locale !== before) this.switchTo(this.userId);
+    }
+  }
+
+  hello(frame) {
+    state.users = frame.users;
+    document.getElementById("guild-name").textContent = frame.guild;
+    setClock(frame.clock);
+    this.channels = frame.channels;
+    this.commands = frame.commands;
+    this.roles = frame.roles;
+    this.locales = frame.locales;
+    this.messages.replaceChildren();
+    for (const ch of this.channels) {
+      const list = el("div", { class: "channel-messages", "data-channel": ch.id });
+      list.hidden = true;
+      list.append(el("div", { class: "empty" }, ch.kind === "dm"
+        ? `Your direct messages with ${ch.name}: private hands, challenges and titles arrive here. Commands work here too.`
+        : `This is the start of #${ch.name}. Type / in the box below for the bot's commands (try /help).`));
+      this.messages.append(list);
+    }
+    renderUserPickers();
+    this.renderTabs();
+    this.show(this.channel && this.channels.some((c) => c.id === this.channel) ? this.channel : this.channels[0].id);
+    this.root.dataset.user = this.userId;
+  }
+
+  list(channelId) {
+    return this.messages.querySelector(`.channel-messages[data-channel="${channelId}"]`);
+  }
+
+  apply(item) {
+    if (item.t === "del") {
+      const old = this.root.querySelector(`#m-${item.id}`);
+      if (old) old.remove();
+      return;
+    }
+    const list = this.list(item.channel);
+    if (!list) return;
+    const tpl = document.createElement("template");
+    tpl.innerHTML = item.html;
+    const node = tpl.content.firstElementChild;
+    formatTimes(node);
+    const old = list.querySelector(`#m-${item.id}`);
+    const stick = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < 80;
+    if (old) {
+      if (old.classList.contains("dismissed")) node.classList.add("dismissed");
+      old.replaceWith(node);
+    } else {
+      const id = BigInt(item.id);
+      let before = null;
+      for (const child of Array.from(list.querySelectorAll(":scope > article.msg")).reverse()) {
+        if (BigInt(child.dataset.messageId) < id) break;
+        before = child;
+      }
+      list.insertBefore(node, before);
+      if (item.channel !== this.channel) {
+        this.unread[item.channel] = (this.unread[item.channel] || 0) + 1;
+        this.renderTabs();
+      }
+    }
+    node.classList.add("fresh");
+    setTimeout(() => node.classList.remove("fresh"), 600);
+    if (stick || item.channel === this.channel && !old) this.messages.scrollTop = this.messages.scrollHeight;
+  }
+
+  renderTabs() {
+    const tabs = this.root.querySelector(".tabs");
+    tabs.replaceChildren();
+    for (const ch of this.channels) {
+      const label = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
+      const tab = el("button", { type: "button", class: "tab", "data-channel": ch.id, role: "tab" }, label);
+      if (ch.kind === "dm") tab.title = "Direct messages with the bot";
+      tab.setAttribute("aria-selected", String(ch.id === this.channel));
+      const n = this.unread[ch.id];
+      if (n) tab.append(el("span", { class: "badge" }, String(n)));
+      tabs.append(tab);
+    }
+  }
+
+  show(channelId) {
+    this.channel = channelId;
+    delete this.unread[channelId];
+    for (const list of this.messages.children) list.hidden = list.dataset.channel !== channelId;
+    const ch = this.channels.find((c) => c.id === channelId);
+    this.root.querySelector(".channel-title").textContent = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
+    this.root.querySelector(".channel-topic").textContent = ch.kind === "dm" ? "Direct messages: only you and the bot see them" : (ch.topic || "");
+    this.root.querySelector(".cmd-input").placeholder = ch.kind === "dm" ? `Message @${ch.name}: type / for a command` : `Message #${ch.name}: type / for a command`;
+    this.renderTabs();
+    this.clearCommand();
+    this.messages.scrollTop = this.messages.scrollHeight;
+  }
+
+  get channelKind() {
+    const ch = this.channels.find((c) => c.id === this.channel);
+    return ch ? ch.kind : "text";
+  }
+
+  // -- acting ---------------------------------------------------------------------------
+
+  async act(body, origin) {
+    body.user = this.userId;
+    if (origin) origin.classList.add("pending");
+    const answer = await post("/api/act", body);
+    if (origin) origin.classList.remove("pending");
+    if (answer.modal) this.openModal(answer.modal);
+    return answer;
+  }
+
+  flagMessage(article, text) {
+    let note = article.querySelector(".msg-error");
+    if (!note) {
+      note = el("div", { class: "msg-error", role: "alert" });
+      article.append(note);
+    }
+    note.textContent = text;
+    setTimeout(() => note.remove(), 5000);
+  }
+
+  async click(button) {
+    const article = button.closest("article.msg");
+    const answer = await this.act({ kind: "click", message: article.dataset.messageId, custom_id: button.dataset.customId }, button);
+    if (answer.error) this.flagMessage(article, answer.error);
+  }
+
+  async choose(select, values) {
+    const article = select.closest("article.msg");
+    select.classList.remove("open");
+    const answer = await this.act({ kind: "select", message: article.dataset.messageId, custom_id: select.dataset.customId, values }, select);
+    if (answer.error) this.flagMessage(article, answer.error);
+  }
+
+  openModal(html) {
+    const dialog = this.root.querySelector(".modal-dialog");
+    dialog.innerHTML = html;
+    const form = dialog.querySelector("form.modal");
+    for (const s of form.querySelectorAll(".select")) s.classList.add("open");
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const values = {};
+      for (const field of form.querySelectorAll("input[type=text], textarea")) values[field.name] = field.value;
+      for (const s of form.querySelectorAll(".select")) {
+        values[s.dataset.customId] = Array.from(s.querySelectorAll("input:checked")).map((i) => i.value);
+      }
+      const answer = await this.act({ kind: "modal", interaction: form.dataset.interactionId, values }, form);
+      if (answer.error) form.querySelector(".modal-error").textContent = answer.error;
+      else dialog.close();
+    });
+    form.querySelector("[data-action=cancel]").addEventListener("click", () => dialog.close());
+    dialog.showModal();
+    const first = form.querySelector("input, textarea");
+    if (first) first.focus();
+  }
+
+  // -- the command box ------------------------------------------------------------------
+
+  menu() {
+    return this.commands[this.channelKind] || [];
+  }
+
+  suggest() {
+    const input = this.root.querySelector(".cmd-input");
+    const box = this.root.querySelector(".suggest");
+    const text = input.value;
+    box.replaceChildren();
+    if (!text.startsWith("/") || this.command) { box.hidden = true; return; }
+    const typed = text.slice(1).trim().toLowerCase();
+    const found = this.menu().filter((c) => c.label.toLowerCase().startsWith(typed) || c.path.startsWith(typed));
+    for (const [i, cmd] of found.entries()) {
+      const item = el("li", { role: "option", class: "suggestion", "data-path": cmd.path });
+      if (i === 0) item.classList.add("active");
+      item.append(el("span", { class: "suggest-name" }, `/${cmd.label}`));
+      for (const opt of cmd.options) item.append(el("span", { class: "suggest-opt" }, opt.required ? opt.label : `[${opt.label}]`));
+      item.append(el("span", { class: "suggest-desc" }, cmd.description));
+      box.append(item);
+    }
+    if (!found.length) box.append(el("li", { class: "suggest-none" }, "No command matches"));
+    box.hidden = false;
+  }
+
+  pick(path) {
+    const cmd = this.menu().find((c) => c.path === path);
+    if (!cmd) return;
+    this.command = cmd;
+    const input = this.root.querySelector(".cmd-input");
+    input.value = `/${cmd.label}`;
+    input.readOnly = true;
+    this.root.querySelector(".suggest").hidden = true;
+    this.root.querySelector(".cmd-error").textContent = "";
+    const box = this.root.querySelector(".cmd-options");
+    box.replaceChildren();
+    const head = el("div", { class: "cmd-head" });
+    head.append(el("strong", {}, `/${cmd.label}`), el("span", { class: "cmd-desc" }, cmd.description));
+    const cancel = el("button", { type: "button", class: "icon-btn cmd-cancel", "aria-label": "Cancel the command" }, "×");
+    cancel.addEventListener("click", () => this.clearCommand());
+    head.append(cancel);
+    box.append(head);
+    for (const opt of cmd.options) box.append(this.optionField(opt));
+    const first = box.querySelector("input, select");
+    (first || this.root.querySelector(".send")).focus();
+  }
+
+  optionField(opt) {
+    const wrap = el("label", { class: "opt-field", "data-option": opt.name });
+    const name = el("span", { class: "opt-name" }, opt.label);
+    if (opt.required) name.append(el("sup", { class: "required" }, "*"));
+    wrap.append(name);
+    let input;
+    const choices = (items) => {
+      input = el("select", { name: opt.name });
+      input.append(el("option", { value: "" }, opt.required ? "choose…" : "(none)"));
+      for (const [value, label] of items) input.append(el("option", { value: String(value) }, label));
+    };
+    if (opt.choices) choices(opt.choices.map((c) => [c.value, c.name]));
+    else if (opt.kind === "user") choices(state.users.map((u) => [u.id, u.name]));
+    else if (opt.kind === "role") choices(this.roles.map((r) => [r.id, "@" + r.name]));
+    else if (opt.kind === "mentionable") choices([...state.users.map((u) => [u.id, u.name]), ...this.roles.map((r) => [r.id, "@" + r.name])]);
+    else if (opt.kind === "channel") choices(this.channels.filter((c) => c.kind === "text").map((c) => [c.id, "#" + c.name]));
+    else if (opt.kind === "boolean") choices([["true", "True"], ["false", "False"]]);
+    else {
+      const type = opt.kind === "integer" || opt.kind === "number" ? "number" : "text";
+      input = el("input", { type, name: opt.name });
+      if (type === "number") {
+        input.step = opt.kind === "integer" ? "1" : "any";
+        if (opt.min_value !== undefined) input.min = opt.min_value;
+        if (opt.max_value !== undefined) input.max = opt.max_value;
+        const range = [opt.min_value, opt.max_value].every((v) => v !== undefined) ? `${opt.min_value}–${opt.max_value}` : "";
+        if (range) input.placeholder = range;
+      }
+      if (opt.autocomplete) {
+        const listId = `ac-${Math.random().toString(36).slice(2)}`;
+        const list = el("datalist", { id: listId });
+        input.setAttribute("list", listId);
+        wrap.append(list);
+        let timer = null;
+        input.addEventListener("input", () => {
+          clearTimeout(timer);
+          timer = setTimeout(() => this.autocomplete(opt.name, list), 200);
+        });
+        input.addEventListener("focus", () => this.autocomplete(opt.name, list));
+      }
+    }
+    input.classList.add("opt-input");
+    wrap.append(input);
+    if (opt.description) wrap.append(el("small", { class: "opt-desc" }, opt.description));
+    return wrap;
+  }
+
+  optionValues() {
+    const values = {};
+    for (const input of this.root.querySelectorAll(".cmd-options .opt-input")) {
+      if (input.value !== "") values[input.name] = input.value;
+    }
+    return values;
+  }
+
+  async autocomplete(focused, list) {
+    if (!this.command) return;
+    const options = this.optionValues();
+    options[focused] = options[focused] || "";
+    const answer = await post("/api/act", { kind: "autocomplete", user: this.userId, channel: this.channel, command: this.command.path, options, focused });
+    list.replaceChildren();
+    for (const c of answer.choices || []) list.append(el("option", { value: String(c.value) }, c.name));
+  }
+
+  clearCommand() {
+    this.command = null;
+    const input = this.root.querySelector(".cmd-input");
+    input.readOnly = false;
+    input.value = "";
+    this.root.querySelector(".cmd-options").replaceChildren();
+    this.root.querySelector(".suggest").hidden = true;
+  }
+
+  async send() {
+    const error = this.root.querySelector(".cmd-error");
+    const input = this.root.querySelector(".cmd-input");
+    error.textContent = "";
+    if (!this.command) {
+      const typed = input.value.trim().replace(/^\//, "").toLowerCase();
+      if (!input.value.trim()) return;
+      const exact = this.menu().find((c) => c.label.toLowerCase() === typed || c.path === typed);
+      if (exact) { this.pick(exact.path); if (exact.options.some((o) => o.required)) return; }
+      else if (!input.value.startsWith("/")) { error.textContent = "The bot only reads commands: type / and pick one."; return; }
+      else { error.textContent = `/${typed} is not a command of this bot`; return; }
+    }
+    const send = this.root.querySelector(".send");
+    send.disabled = true;
+    const answer = await this.act({ kind: "slash", channel: this.channel, command: this.command.path, options: this.optionValues() });
+    send.disabled = false;
+    if (answer.error) { error.textContent = answer.error; return; }
+    this.clearCommand();
+    input.blur();
+  }
+
+  // -- events ---------------------------------------------------------------------------
+
+  bind() {
+    const root = this.root;
+    root.addEventListener("click", (event) => {
+      const target = event.target;
+      const tab = target.closest(".tab");
+      if (tab) return this.show(tab.dataset.channel);
+      const jump = target.closest("a.jump");
+      if (jump) {
+        event.preventDefault();
+        const channel = this.channels.find((c) => c.id === jump.dataset.channel) ? jump.dataset.channel : this.channels.find((c) => c.kind === "dm").id;
+        this.show(channel);
+        const node = jump.dataset.jump && this.root.querySelector(`#m-${jump.dataset.jump}`);
+        if (node) { node.scrollIntoView({ block: "center" }); node.classList.add("jumped"); setTimeout(() => node.classList.remove("jumped"), 2000); }
+        return;
+      }
+      const button = target.closest("button[data-action=click]");
+      if (button && !button.disabled && !button.classList.contains("pending")) return this.click(button);
+      const dismiss = target.closest("[data-action=dismiss]");
+      if (dismiss) { dismiss.closest("article.msg").classList.add("dismissed"); return; }
+      const head = target.closest(".msg .select .select-placeholder");
+      if (head) {
+        const select = head.parentElement;
+        if (!select.classList.contains("disabled")) {
+          for (const other of root.querySelectorAll(".msg .select.open")) if (other !== select) other.classList.remove("open");
+          select.classList.toggle("open");
+        }
+        return;
+      }
+      const confirm = target.closest(".select-confirm");
+      if (confirm) {
+        const select = confirm.closest(".select");
+        const values = Array.from(select.querySelectorAll("input:checked")).map((i) => i.value);
+        return this.choose(select, values);
+      }
+      const item = target.closest(".suggestion");
+      if (item) return this.pick(item.dataset.path);
+    });
+    root.addEventListener("change", (event) => {
+      const target = event.target;
+      const select = target.closest(".select");
+      if (select && select.closest(".msg")) {
+        const max = Number(select.dataset.max), min = Number(select.dataset.min);
+        const checked = select.querySelectorAll("input:checked");
+        if (target.type === "radio") return this.choose(select, [target.value]);
+        for (const box of select.querySelectorAll("input[type=checkbox]:not(:checked)")) box.disabled = checked.length >= max;
+        const head = select.querySelector(".select-placeholder");
+        if (!head.dataset.placeholder) head.dataset.placeholder = head.textContent;
+        const labels = Array.from(checked).map((i) => i.nextElementSibling.textContent);
+        head.textContent = labels.length ? labels.join(", ") : head.dataset.placeholder;
+        head.classList.toggle("chosen", labels.length > 0);
+        const confirm = select.querySelector(".select-confirm");
+        if (confirm) confirm.disabled = checked.length < min || checked.length > max;
+        return;
+      }
+      if (target.classList.contains("who")) return this.switchTo(target.value);
+      if (target.classList.contains("lang")) return post("/api/user", { user: this.userId, locale: target.value });
+      if (target.classList.contains("dms")) return post("/api/user", { user: this.userId, dms_open: target.checked });
+    });
+    const input = root.querySelector(".cmd-input");
+    input.addEventListener("input", () => this.suggest());
+    input.addEventListener("click", () => { if (!input.value) { input.value = "/"; this.suggest(); } });
+    input.addEventListener("keydown", (event) => {
+      const box = root.querySelector(".suggest");
+      if (box.hidden) {
+        if (event.key === "Backspace" && this.command && input.readOnly) { event.preventDefault(); this.clearCommand(); input.value = "/"; this.suggest(); }
+        return;
+      }
+      const items = Array.from(box.querySelectorAll(".suggestion"));
+      const active = items.findIndex((i) => i.classList.contains("active"));
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        if (!items.length) return;
+        const next = (active + (event.key === "ArrowDown" ? 1 : items.length - 1)) % items.length;
+        items.forEach((i, n) => i.classList.toggle("active", n === next));
+      } else if ((event.key === "Enter" || event.key === "Tab") && items.length) {
+        event.preventDefault();
+        this.pick(items[Math.max(active, 0)].dataset.path);
+      } else if (event.key === "Escape") {
+        box.hidden = true;
+      }
+    });
+    root.querySelector(".composer").addEventListener("submit", (event) => { event.preventDefault(); this.send(); });
+    root.querySelector(".close-view").addEventListener("click", () => {
+      state.views = state.views.filter((v) => v !== this);
+      this.close();
+      saveLayout();
+      renderUserPickers();
+    });
+    root.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") for (const s of root.querySelectorAll(".msg .select.open")) s.classList.remove("open");
+    });
+  }
+}
+
+// -- layout ---------------------------------------------------------------------------------
+
+function renderUserPickers() {
+  for (const view of state.views) {
+    const who = view.root.querySelector(".who");
+    who.replaceChildren();
+    for (const u of state.users) {
+      const option = el("option", { value: u.id }, u.owner ? `${u.name} (owner)` : u.name);
+      option.selected = u.id === view.userId;
+      who.append(option);
+    }
+    const me = view.me;
+    const lang = view.root.querySelector(".lang");
+    lang.replaceChildren();
+    for (const [code, name] of Object.entries(view.locales || {})) {
+      const option = el("option", { value: code }, name);
+      option.selected = me && me.locale === code;
+      lang.append(option);
+    }
+    view.root.querySelector(".dms").checked = !me || me.dms_open;
+    view.root.querySelector(".close-view").hidden = state.views.length < 2;
+  }
+  document.getElementById("add-view").disabled = state.views.length >= 4;
+}
+
+function addView(userId) {
+  const view = new View(userId);
+  state.views.push(view);
+  document.getElementById("views").append(view.root);
+  document.getElementById("views").dataset.count = String(state.views.length);
+  view.connect();
+  return view;
+}
+
+function saveLayout() {
+  const ids = state.views.map((v) => v.userId).join(",");
+  history.replaceState(null, "", `#as=${ids}`);
+  document.getElementById("views").dataset.count = String(state.views.length);
+}
+
+async function start() {
+  const res = await fetch("/api/state");
+  const data = await res.json();
+  state.users = data.users;
+  setClock(data.clock);
+  const known = new Set(state.users.map((u) => u.id));
+  const wanted = (new URLSearchParams(location.hash.slice(1)).get("as") || "").split(",").filter(Boolean);
+  const missing = wanted.filter((id) => !known.has(id));
+  const ids = wanted.filter((id) => known.has(id));
+  if (!ids.length) ids.push(state.users[0].id);
+  for (const id of ids.slice(0, 4)) addView(id);
+  if (missing.length) document.getElementById("clock-status").textContent = `No colleague ${missing.join(", ")} in this sandbox`;
+  saveLayout();
+  renderUserPickers();
+  document.getElementById("add-view").addEventListener("click", () => {
+    const used = new Set(state.views.map((v) => v.userId));
+    const next = state.users.find((u) => !used.has(u.id)) || state.users[0];
+    addView(next.id);
+    saveLayout();
+    renderUserPickers();
+  });
+  for (const button of document.querySelectorAll("[data-to]")) {
+    button.addEventListener("click", () => moveClock(button.dataset.to, button));
+  }
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest(".select")) for (const s of document.querySelectorAll(".msg .select.open")) s.classList.remove("open");
+  });
+  setInterval(() => {
+    showClock();
+    for (const view of state.views) formatTimes(view.messages, true);
+  }, 1000);
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,457 @@
+"""The sandbox's Discord: the fake Discord plus a memory, a clock and change notifications.
+
+:class:`SandboxDiscord` is :class:`bot.fakediscord.FakeDiscord` with three additions:
+
+- every message created, edited or deleted is reported to :attr:`SandboxDiscord.on_change`
+  (the page pushes it to the colleagues who may see it);
+- message times follow the sandbox clock (:class:`SandboxClock`), so a day moved forward
+  reads as one;
+- the world (the server, its channels, the colleagues, every message and attached file, the
+  clock's advance) is kept in tables ``sandbox_*`` of the sandbox's database, next to the
+  bot's own tables, so a restarted sandbox shows the same channel with the same ids: old
+  buttons keep working, as they do for a real bot restarted on Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.clock import OffsetClock as SandboxClock
+from bot.fakediscord import FakeDiscord
+from bot.fakediscord.models import (
+    FakeChannel,
+    FakeGuild,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+)
+
+__all__ = ["COLLEAGUES", "SandboxClock", "SandboxDiscord", "WorldStore"]
+
+log = logging.getLogger("gamenight.sandbox")
+
+COLLEAGUES = (
+    "Ana", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon",
+    "Kim", "Lou", "Max", "Nia", "Oto", "Pia", "Quy", "Rex", "Sam", "Tia",
+)  # fmt: skip
+"""Names of the simulated colleagues, in the order they are added."""
+MANAGE_GUILD = 1 << 5
+
+
+class SandboxDiscord(FakeDiscord):
+    """The fake Discord of the sandbox (see the module docstring)."""
+
+    def __init__(self, clock: SandboxClock, **kwargs: Any) -> None:
+        kwargs.setdefault("strict_routes", False)
+        super().__init__(**kwargs)
+        self.clock = clock
+        self.guild: FakeGuild | None = None
+        """The sandbox's one server (set by :meth:`build` or :meth:`load_world`)."""
+        #: Called (soon, once per batch) with the messages that changed.
+        self.on_change: Callable[[list[FakeMessage]], None] | None = None
+        self._dirty: dict[int, FakeMessage] = {}
+        self._flush_handle: asyncio.Handle | None = None
+
+    # -- hooks ----------------------------------------------------------------------------
+
+    def _changed(self, msg: FakeMessage) -> None:
+        self._dirty[msg.id] = msg
+        if self._flush_handle is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._flush_handle = loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_handle = None
+        batch, self._dirty = list(self._dirty.values()), {}
+        if batch and self.on_change is not None:
+            try:
+                self.on_change(batch)
+            except Exception:
+                log.exception("sandbox: a change could not be delivered")
+
+    def _new_message(
+        self, channel: FakeChannel, author: FakeUser, payload: dict[str, Any], **extra: Any
+    ) -> FakeMessage:
+        msg = super()._new_message(channel, author, payload, **extra)
+        msg.created_at = self.clock.now().timestamp()
+        self._changed(msg)
+        return msg
+
+    def _edit_message(self, msg: FakeMessage, payload: dict[str, Any]) -> None:
+        super()._edit_message(msg, payload)
+        msg.edited_at = self.clock.now().timestamp()
+        self._changed(msg)
+
+    def _new_interaction(
+        self,
+        itype: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        description: str,
+        *,
+        source: FakeMessage | None = None,
+        command_name: str | None = None,
+    ) -> FakeInteraction:
+        if itype == 2 and command_name is not None and data.get("type") == 1:
+            # "Ana used /spaye start", as Discord's client shows it: with the subcommand.
+            parts, options = [command_name], data.get("options") or []
+            while options and options[0].get("type") in (1, 2):
+                parts.append(options[0]["name"])
+                options = options[0].get("options") or []
+            command_name = " ".join(parts)
+        return super()._new_interaction(
+            itype, user, channel, data, description, source=source, command_name=command_name
+        )
+
+    async def _announce_delete(self, msg: FakeMessage) -> None:
+        await super()._announce_delete(msg)
+        self._changed(msg)
+
+    # -- who sees what --------------------------------------------------------------------
+
+    @property
+    def office(self) -> FakeGuild:
+        """The sandbox's server; only before :meth:`build` / :meth:`load_world` is there none."""
+        if self.guild is None:
+            raise RuntimeError("the sandbox has no server yet")
+        return self.guild
+
+    def colleagues(self) -> list[FakeUser]:
+        return [u for u in self.users.values() if not u.bot]
+
+    def can_see(self, user: FakeUser, msg: FakeMessage) -> bool:
+        """Whether ``user`` sees ``msg``: their DMs, the guild's messages, their ephemerals."""
+        if msg.channel.is_dm:
+            return msg.channel.recipient is user
+        return msg.visible_to is None or msg.visible_to is user
+
+    # -- the world ------------------------------------------------------------------------
+
+    def build(self, users: int) -> None:
+        """A new office: one server, #general and #announcements, ``users`` colleagues (the
+        first owns the server, so they may use /config)."""
+        names = list(COLLEAGUES[:users])
+        people = [self.add_user(name) for name in names]
+        guild = self.add_guild("Gamenight Sandbox", owner=people[0])
+        for person in people[1:]:
+            self.add_member(guild, person)
+        self.add_text_channel(guild, "general", topic="Games are played here")
+        self.add_text_channel(guild, "announcements", topic="Monthly titles")
+        self.guild = guild
+
+    def ensure_colleagues(self, users: int) -> list[FakeUser]:
+        """Add colleagues up to ``users`` (never removes any: games may name them)."""
+        have = self.colleagues()
+        added = []
+        for name in COLLEAGUES[len(have) : users]:
+            person = self.add_user(name)
+            self.add_member(self.office, person)
+            added.append(person)
+        return added
+
+    def general(self) -> FakeChannel:
+        return self.office.channels[0]
+
+    # -- saving and loading ---------------------------------------------------------------
+
+    def world_json(self) -> dict[str, Any]:
+        guild = self.office
+        return {
+            "application_id": self.application_id,
+            "clock_offset": self.clock.offset.total_seconds(),
+            "users": [
+                {
+                    "id": u.id,
+                    "name": u.name,
+                    "global_name": u.global_name,
+                    "locale": u.locale,
+                    "dms_open": u.dms_open,
+                    "dm_channel": u.dm_channel.id if u.dm_channel else None,
+                }
+                for u in self.colleagues()
+            ],
+            "guild": {
+                "id": guild.id,
+                "name": guild.name,
+                "locale": guild.locale,
+                "owner_id": guild.owner_id,
+                "roles": [
+                    {
+                        "id": r.id,
+                        "name": r.name,
+                        "permissions": r.permissions,
+                        "position": r.position,
+                        "mentionable": r.mentionable,
+                    }
+                    for r in guild.roles
+                ],
+                "channels": [
+                    {"id": c.id, "name": c.name, "topic": c.topic, "position": c.position}
+                    for c in guild.channels
+                ],
+                "members": [
+                    {
+                        "user_id": m.user.id,
+                        "roles": [r.id for r in m.roles],
+                        "nick": m.nick,
+                        "permissions": m.permissions_override,
+                    }
+                    for m in guild.members.values()
+                ],
+            },
+        }
+
+    def load_world(self, data: dict[str, Any]) -> None:
+        """Rebuild the world saved by :meth:`world_json` (before any client connects)."""
+        for u in data["users"]:
+            user = FakeUser(
+                id=u["id"],
+                name=u["name"],
+                global_name=u.get("global_name"),
+                locale=u.get("locale", "en-US"),
+                dms_open=u.get("dms_open", True),
+            )
+            self.users[user.id] = user
+            if u.get("dm_channel"):
+                channel = FakeChannel(id=u["dm_channel"], type=1, recipient=user)
+                user.dm_channel = channel
+                self.channels[channel.id] = channel
+        g = data["guild"]
+        guild = FakeGuild(id=g["id"], name=g["name"], locale=g["locale"], owner_id=g["owner_id"])
+        for r in g["roles"]:
+            guild.roles.append(
+                FakeRole(
+                    id=r["id"],
+                    guild=guild,
+                    name=r["name"],
+                    permissions=r["permissions"],
+                    position=r["position"],
+                    mentionable=r["mentionable"],
+                )
+            )
+        for c in g["channels"]:
+            channel = FakeChannel(
+                id=c["id"],
+                type=0,
+                name=c["name"],
+                guild=guild,
+                position=c["position"],
+                topic=c.get("topic"),
+            )
+            guild.channels.append(channel)
+            self.channels[channel.id] = channel
+        roles = {r.id: r for r in guild.roles}
+        for m in g["members"]:
+            member = self.users.get(m["user_id"])
+            if member is None:
+                continue
+            guild.members[member.id] = FakeMember(
+                user=member,
+                guild=guild,
+                roles=[roles[r] for r in m["roles"] if r in roles],
+                nick=m.get("nick"),
+                permissions_override=m.get("permissions"),
+            )
+        self.guilds[guild.id] = guild
+        self.guild = guild
+        self.clock.offset = timedelta(seconds=float(data.get("clock_offset", 0)))
+
+    def message_json(self, msg: FakeMessage) -> dict[str, Any]:
+        inter = msg.interaction
+        return {
+            "id": msg.id,
+            "channel": msg.channel.id,
+            "author": msg.author.id,
+            "content": msg.content,
+            "embeds": msg.embeds,
+            "components": msg.components,
+            "flags": msg.flags,
+            "attachments": msg.attachments,
+            "type": msg.type,
+            "visible_to": msg.visible_to.id if msg.visible_to else None,
+            "webhook_id": msg.webhook_id,
+            "reference": msg.message_reference,
+            "created_at": msg.created_at,
+            "edited_at": msg.edited_at,
+            "deleted": msg.deleted,
+            "interaction": None
+            if inter is None
+            else {
+                "id": inter.id,
+                "type": inter.type,
+                "user": inter.user.id,
+                "command": inter.command_name,
+            },
+        }
+
+    def load_message(self, m: dict[str, Any]) -> None:
+        channel = self.channels.get(m["channel"])
+        author = self.users.get(m["author"])
+        if channel is None or author is None:
+            return
+        inter = None
+        if m.get("interaction") and m["interaction"]["user"] in self.users:
+            i = m["interaction"]
+            inter = FakeInteraction(
+                id=i["id"],
+                token="",
+                type=i["type"],
+                user=self.users[i["user"]],
+                channel=channel,
+                guild=channel.guild,
+                data={},
+                description="before the restart",
+                command_name=i.get("command"),
+                callback_type=4,
+            )
+        msg = FakeMessage(
+            id=m["id"],
+            channel=channel,
+            author=author,
+            content=m["content"],
+            embeds=m["embeds"],
+            components=m["components"],
+            flags=m["flags"],
+            attachments=m["attachments"],
+            type=m["type"],
+            visible_to=self.users.get(m["visible_to"]) if m.get("visible_to") else None,
+            interaction=inter,
+            webhook_id=m.get("webhook_id"),
+            message_reference=m.get("reference"),
+            created_at=m["created_at"],
+            edited_at=m.get("edited_at"),
+            deleted=m["deleted"],
+        )
+        self.messages[msg.id] = msg
+        self._parse_mentions(msg)
+        if not msg.ephemeral and not msg.deleted:
+            channel.last_message_id = max(channel.last_message_id or 0, msg.id)
+
+    def bump_snowflakes(self) -> None:
+        """New ids stay above every loaded one."""
+        ids = [*self.messages, *self.users, *self.channels, *self.attachment_data]
+        if ids:
+            self.snowflake._last = max(self.snowflake._last, *ids)
+
+
+class WorldStore:
+    """The ``sandbox_*`` tables in the sandbox's SQLite file (its own connection)."""
+
+    SCHEMA = """
+    CREATE TABLE IF NOT EXISTS sandbox_world (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS sandbox_messages (id INTEGER PRIMARY KEY, data TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS sandbox_attachments (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn: aiosqlite.Connection | None = None
+        self._saved_files: set[int] = set()
+
+    async def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(self.path), isolation_level=None)
+        await conn.execute("PRAGMA busy_timeout = 5000")
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.executescript(self.SCHEMA)
+        self._conn = conn
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+    @property
+    def conn(self) -> aiosqlite.Connection:
+        if self._conn is None:
+            raise RuntimeError("the sandbox's world store is closed")
+        return self._conn
+
+    async def load_into(self, fake: SandboxDiscord) -> bool:
+        """Fill ``fake`` with the saved world; ``False`` when nothing was saved yet."""
+        async with self.conn.execute(
+            "SELECT value FROM sandbox_world WHERE key = 'world'"
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return False
+        fake.load_world(json.loads(row[0]))
+        async with self.conn.execute("SELECT id, data FROM sandbox_attachments") as cursor:
+            async for att_id, data in cursor:
+                fake.attachment_data[int(att_id)] = bytes(data)
+                self._saved_files.add(int(att_id))
+        async with self.conn.execute("SELECT data FROM sandbox_messages ORDER BY id") as cursor:
+            async for (data,) in cursor:
+                fake.load_message(json.loads(data))
+        fake.bump_snowflakes()
+        return True
+
+    @staticmethod
+    async def saved_application_id(path: Path) -> int | None:
+        """The bot's application id of a saved world (the fake needs it before it is built)."""
+        if not path.exists():
+            return None
+        async with aiosqlite.connect(str(path)) as conn:
+            try:
+                async with conn.execute(
+                    "SELECT value FROM sandbox_world WHERE key = 'world'"
+                ) as cursor:
+                    row = await cursor.fetchone()
+            except aiosqlite.OperationalError:
+                return None
+        return int(json.loads(row[0])["application_id"]) if row else None
+
+    async def save_world(self, fake: SandboxDiscord) -> None:
+        await self.conn.execute(
+            "INSERT INTO sandbox_world (key, value) VALUES ('world', ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (json.dumps(fake.world_json()),),
+        )
+
+    async def save_messages(self, fake: SandboxDiscord, messages: list[FakeMessage]) -> None:
+        rows = [
+            (m.id, json.dumps(fake.message_json(m)))
+            for m in messages
+            if m.channel.id in fake.channels
+        ]
+        files = [
+            (int(a["id"]), fake.attachment_data[int(a["id"])])
+            for m in messages
+            for a in m.attachments
+            if int(a["id"]) in fake.attachment_data and int(a["id"]) not in self._saved_files
+        ]
+        started = time.monotonic()
+        await self.conn.execute("BEGIN")
+        try:
+            await self.conn.executemany(
+                "INSERT INTO sandbox_messages (id, data) VALUES (?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET data = excluded.data",
+                rows,
+            )
+            await self.conn.executemany(
+                "INSERT OR REPLACE INTO sandbox_attachments (id, data) VALUES (?, ?)", files
+            )
+            await self.conn.execute("COMMIT")
+        except BaseException:
+            await self.conn.execute("ROLLBACK")
+            raise
+        self._saved_files.update(f[0] for f in files)
+        log.debug(
+            "sandbox messages saved",
+            extra={"count": len(rows), "ms": round((time.monotonic() - started) * 1000, 1)},
+        )

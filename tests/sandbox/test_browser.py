@@ -1,0 +1,180 @@
+"""The sandbox page in a real browser (Playwright driving Debian's Chromium): Späye, Papayoo
+and time, as colleagues would play them. Skipped, with the reason, without a Chromium."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.sandbox.browser import PageDriver, chromium, missing_browser
+from tests.sandbox.conftest import Sandbox
+
+REASON = missing_browser()
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
+
+TIMEOUT = 30_000  # ms, for anything the page waits for (generous: CI machines are shared)
+ARTICLE = "article.msg"
+
+
+@pytest.fixture
+async def browser(tmp_path: Path) -> AsyncIterator[Any]:
+    async with chromium(tmp_path / "chromium-profile") as context:
+        context.set_default_timeout(TIMEOUT)
+        yield context
+
+
+async def open_page(sandbox: Sandbox, browser: Any, *names: str) -> PageDriver:
+    driver = await PageDriver.open(browser, sandbox.url, {n: sandbox.user(n) for n in names})
+    return driver
+
+
+async def test_the_page_opens_and_refuses_what_discord_refuses(
+    sandbox: Sandbox, browser: Any
+) -> None:
+    page = await open_page(sandbox, browser, "Ana", "Bob")
+    assert await page.page.locator(".view").count() == 2
+    who = page.view("Bob").get_by_role("combobox", name="Colleague")
+    assert await who.input_value() == sandbox.user("Bob")
+    await page.view("Ana").get_by_role("textbox", name="Command").click()
+    suggestions = page.view("Ana").locator(".suggest .suggestion")
+    assert await suggestions.filter(has_text=re.compile(r"^/help")).count() == 1
+    # A value out of range is refused in the command box; the bot never sees it.
+    await page.slash("Ana", "config challenge-expiry", {"minutes": "5000"})
+    error = page.view("Ana").locator(".cmd-error")
+    await error.filter(has_text="less than or equal to 1440").wait_for()
+    assert not sandbox.page.fake.interactions
+    assert not page.errors
+
+
+NEXT_ROUND = """([sel, cid]) => {
+    const list = document.querySelector(sel);
+    if (/wins the däye|nikäye!/i.test(list.textContent)) return true;
+    return Array.from(list.querySelectorAll('button[data-custom-id]'))
+        .some(b => /draw/i.test(b.textContent) && b.dataset.customId !== cid);
+}"""
+
+
+async def test_a_spaye_day_challenge_accept_draw_and_reveal(sandbox: Sandbox, browser: Any) -> None:
+    page = await open_page(sandbox, browser, "Ana", "Bob")
+    ana_general = await page.tab("Ana", "general")
+    bob_general = await page.tab("Bob", "general")
+    await page.slash("Ana", "spaye start")
+    await bob_general.locator(ARTICLE).first.wait_for()
+    await page.slash("Ana", "daye", {"colleague": "Bob"})
+    accept = bob_general.get_by_role("button", name=re.compile("accept", re.I)).last
+    await accept.click()
+    wins = re.compile("wins the däye|nikäye!", re.I)  # the däye is over: a winner, or a nikäye
+    for _ in range(6):  # a tie draws again, with new Draw buttons
+        draw = ana_general.get_by_role("button", name=re.compile("draw", re.I)).last
+        round_id = await draw.get_attribute("data-custom-id")
+        for general in (ana_general, bob_general):
+            await general.get_by_role("button", name=re.compile("draw", re.I)).last.click()
+        await page.page.wait_for_function(
+            NEXT_ROUND, arg=[f'.view[data-user="{page.ids["Ana"]}"] .messages', round_id]
+        )
+        if await ana_general.locator(ARTICLE).filter(has_text=wins).count():
+            break
+    reveal = re.compile(r"Däye #1, round \d+:")
+    for general in (ana_general, bob_general):  # the reveal, seen by both
+        await general.locator(ARTICLE).filter(has_text=reveal).filter(has_text=wins).wait_for()
+    assert not page.errors
+
+
+PLAYABLE = """list => {
+    const button = Array.from(list.querySelectorAll('article.msg button[data-action=click]')).pop();
+    return button ? button.closest('article').id : null;
+}"""
+
+
+async def private_hand(page: PageDriver, name: str) -> Any:
+    """The colleague's latest private message with controls (their DMs)."""
+    dm = await page.tab(name, "dm")
+    hand = dm.locator(ARTICLE).filter(has=page.page.locator(".select, button[data-action=click]"))
+    await hand.last.wait_for()
+    return hand.last
+
+
+async def test_a_papayoo_table_of_three_the_pass_and_a_first_trick(
+    sandbox: Sandbox, browser: Any
+) -> None:
+    names = ("Ana", "Bob", "Cid")
+    page = await open_page(sandbox, browser, *names)
+    generals = {n: await page.tab(n, "general") for n in names}
+    await page.slash("Ana", "papayoo new")
+    for name in ("Bob", "Cid"):
+        await generals[name].get_by_role("button", name=re.compile("join", re.I)).last.click()
+        await generals["Ana"].locator(ARTICLE).filter(has_text=f"@{name}").last.wait_for()
+    await generals["Ana"].get_by_role("button", name=re.compile("start", re.I)).last.click()
+
+    # The pass: each colleague's own hand, in their own view, with a select of the cards.
+    for name in names:
+        hand = await private_hand(page, name)
+        select = hand.locator(".select").first
+        need = int(await select.get_attribute("data-min") or "1")
+        await select.locator(".select-placeholder").click()
+        boxes = select.get_by_role("checkbox")
+        for i in range(need):
+            await boxes.nth(i).check()
+        before = await hand.inner_html()
+        await select.get_by_role("button", name="Choose").click()
+        await page.page.wait_for_function(
+            "([id, html]) => { const a = document.querySelector(id); return a && a.innerHTML !== html; }",
+            arg=[f'.view[data-user="{page.ids[name]}"] #{await hand.get_attribute("id")}', before],
+        )
+        confirm = hand.get_by_role("button", name=re.compile("confirm", re.I))
+        if await confirm.count():
+            await confirm.click()
+        await hand.locator(".select").wait_for(state="detached")
+
+    # The first trick: whoever may play has the legal cards enabled; one card each.
+    played: list[str] = []
+    for _ in names:
+        for name in (n for n in names if n not in played):
+            dm = await page.tab(name, "dm")
+            hand_id = await dm.evaluate(PLAYABLE)
+            if hand_id:
+                break
+        else:
+            pytest.fail("nobody may play a card")
+        card = dm.locator(f"#{hand_id}").locator("button[data-action=click]").first
+        label = (await card.inner_text()).strip()
+        await card.click()
+        # The hand is updated: the card played is no longer in it.
+        await page.page.wait_for_function(
+            "([sel, label]) => { const a = document.querySelector(sel);"
+            " return !a || !Array.from(a.querySelectorAll('button')).some("
+            "b => b.textContent.trim() === label); }",
+            arg=[f'.view[data-user="{page.ids[name]}"] #{hand_id}', label],
+        )
+        played.append(name)
+    assert sorted(played) == sorted(names)
+    (game,) = await sandbox.page.bot.store.games.find(kind="papayoo")
+    assert game.version > 1 + len(names) * 2  # the passes and three cards were applied
+    assert not page.errors
+
+
+async def test_moving_the_clock_past_closing_time_closes_the_day(
+    sandbox: Sandbox, browser: Any
+) -> None:
+    page = await open_page(sandbox, browser, "Ana")
+    general = await page.tab("Ana", "general")
+    await page.slash("Ana", "spaye start")
+    await general.locator(ARTICLE).first.wait_for()
+    count = await general.locator(ARTICLE).count()
+    await page.page.get_by_role("button", name="Closing time").click()
+    await page.page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length > n",
+        arg=[
+            f'.view[data-user="{page.ids["Ana"]}"] .channel-messages:not([hidden]) {ARTICLE}',
+            count,
+        ],
+    )
+    closed = general.locator(ARTICLE).filter(has_text=re.compile(r"closed|voided|over", re.I))
+    await closed.last.wait_for()
+    days = await sandbox.page.bot.store.games.find(kind="spaye", status=None)
+    assert [d.status for d in days] == ["voided"]
+    assert not page.errors
