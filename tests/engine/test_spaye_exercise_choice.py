@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from bot.engine.spaye import SpayeGame
 from tests.engine.test_spaye_support import (
+    NK,
     A,
     B,
     C,
-    NK,
     daye,
     illegal,
     of_type,
