@@ -21,13 +21,20 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.clock import month_of
+from bot.clock import at_local, month_of
 from bot.engine import Event, new_game
 from bot.i18n import locale_for_user, normalize_locale, t
-from bot.storage import DayAlreadyOpened, PlayerResult, StoredGame, default_results
+from bot.storage import (
+    DayAlreadyOpened,
+    GuildSettings,
+    PlayerResult,
+    StoredGame,
+    default_results,
+)
 from bot.ui import auto_defer, respond
 from cogs.spaye import _render as render
 from cogs.spaye._calendar import board_embed, schedule_closing, start_calendar
+from cogs.spaye._periods import closing_instant
 from cogs.spaye._play import EXPIRY_KIND, SpayeTable, say
 from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
 
@@ -115,10 +122,14 @@ class SpayeCog(commands.Cog, name="Späye"):
         locale = locale_for_user(interaction)
         async with auto_defer(interaction):
             settings = await self.bot.guild_settings(guild)
-            today = settings.today(self.bot.clock.now())
+            now = self.bot.clock.now()
+            today = settings.today(now)
             existing = await self.bot.store.days.get(guild.id, today)
             if existing is not None:
                 await say(interaction, _already(existing.status, locale))
+                return
+            if closing_instant(settings, today) <= now:
+                await say(interaction, closed_for_today(settings, today, locale))
                 return
             options = await self._options(guild.id, today, exercise or settings.default_exercise)
             try:
@@ -142,8 +153,8 @@ class SpayeCog(commands.Cog, name="Späye"):
         """Bonuses of last month's titles still unused, this month's späyins so far."""
         titles = await self.bot.store.titles.of_month(guild_id, previous_month(today))
         bonuses = {x.title: str(x.user_id) for x in titles if x.bonus_available}
-        spayins: dict[str, None] = {}
-        for stored in await self.bot.store.days.finished_in_month(guild_id, month_of(today)):
+        spayins: dict[str, None] = {}  # voided days' späyins played too (RULES.md)
+        for stored in await self.bot.store.days.closed_in_month(guild_id, month_of(today)):
             spayins.update(dict.fromkeys(stored.game.result().get("spayins") or []))
         return {
             "exercise": exercise.strip(),
@@ -176,6 +187,36 @@ class SpayeCog(commands.Cog, name="Späye"):
             stored = await self.bot.store.games.require(day.game_id)
             embed = render.status_embed(stored.game.public_view(), today.isoformat(), locale)
             await respond(interaction, embed=embed, ephemeral=True)
+
+    @spaye.command(
+        name=_("exercise", key="spaye.cmd.exercise.name"),
+        description=_(
+            "Propose another exercise for today, before the first däye",
+            key="spaye.cmd.exercise.description",
+        ),
+    )
+    @app_commands.rename(name=_("name", key="spaye.cmd.exercise.exercise.name"))
+    @app_commands.describe(
+        name=_("For example squats", key="spaye.cmd.exercise.exercise.description")
+    )
+    async def exercise(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        async with auto_defer(interaction):
+            settings = await self.bot.guild_settings(guild)
+            day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
+            if day is None:
+                await say(interaction, t("spaye.daye.no_day", locale))
+                return
+            if day.status != "active":
+                status = render.status_name(day.status, locale)
+                await say(interaction, t("spaye.daye.day_over", locale, status=status))
+                return
+            await self.table.propose(interaction, day.game_id, name, settings)
 
     @spaye.command(
         name=_("board", key="spaye.cmd.board.name"),
@@ -267,6 +308,13 @@ class SpayeCog(commands.Cog, name="Späye"):
             await self.table.spend_bonuses(stored, events)
         except Exception:
             log.exception("could not spend a closed day's bonuses", extra={"game_id": stored.id})
+
+
+def closed_for_today(settings: GuildSettings, today: date, locale: str) -> str:
+    """Past closing time no Späye opens that day: when the next one can (RULES.md)."""
+    tomorrow = today + timedelta(days=1)
+    opens = int(at_local(tomorrow, "00:00", settings.zone).timestamp())
+    return render.closed_for_today(settings.spaye_close, f"<t:{opens}:F>", locale)
 
 
 def _already(status: str, locale: str) -> str:

@@ -85,8 +85,9 @@ def settle_job(guild_id: int) -> str:
 
 
 async def standings_of(bot: Any, guild_id: int, month: str) -> dict[str, Any]:
-    """``month_standings`` over the guild's finished Späyes of ``month``."""
-    games: list[StoredGame] = await bot.store.days.finished_in_month(guild_id, month)
+    """``month_standings`` over the guild's finished and voided Späyes of ``month`` (a voided
+    day counts no point; its späyins are späyins of the month)."""
+    games: list[StoredGame] = await bot.store.days.closed_in_month(guild_id, month)
     return month_standings([g.game.result() for g in games])
 
 

@@ -101,6 +101,14 @@ class SpayeDriver:
             await self.fake.select(user, message, custom_id, [who], settle=self.settle)
         )
 
+    async def choose(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, who: FakeUser
+    ) -> InteractionResult:
+        """Pick ``who`` in a select of späyins (its options' values are user ids)."""
+        return self._keep(
+            await self.fake.select(user, message, custom_id, [str(who.id)], settle=self.settle)
+        )
+
     def cid(self, action: str, arg: object, prefix: str = "gn") -> str:
         return f"{prefix}:spaye:{self.game_id}:{action}:{arg}"
 
