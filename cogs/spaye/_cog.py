@@ -54,10 +54,27 @@ def previous_month(day: date) -> str:
     return month_of(day.replace(day=1) - timedelta(days=1))
 
 
-def day_meta(day: date) -> dict[str, Any]:
+def day_meta(day: date, names: dict[str, str] | None = None) -> dict[str, Any]:
     """The cog's ``meta`` of a new day: its date, where its bonuses come from, counters of
-    invitations and committee requests (they make older buttons stale)."""
-    return {"day": day.isoformat(), "bonus_month": previous_month(day), "invite": 0, "ask": 0}
+    invitations and committee requests (they make older buttons stale), and the display
+    names of the month's späyins seen so far (menus and the month's picture show them)."""
+    return {
+        "day": day.isoformat(),
+        "bonus_month": previous_month(day),
+        "invite": 0,
+        "ask": 0,
+        "names": dict(names or {}),
+    }
+
+
+async def month_names(bot: Any, guild_id: int, month: str) -> dict[str, str]:
+    """Display names seen in the guild's Späyes of ``month`` (latest wins)."""
+    names: dict[str, str] = {}
+    for stored in await bot.store.games.find(guild_id=guild_id, kind="spaye", status=None):
+        day = str(stored.meta.get("day", ""))
+        if day.startswith(month):
+            names = {**dict(stored.meta.get("names") or {}), **names}
+    return names
 
 
 def spaye_results(stored: StoredGame) -> list[PlayerResult]:
@@ -137,9 +154,11 @@ class SpayeCog(commands.Cog, name="Späye"):
             except ValueError:
                 await say(interaction, t("spaye.start.bad_exercise", locale))
                 return
+            names = await month_names(self.bot, guild.id, month_of(today))
+            names[str(interaction.user.id)] = interaction.user.display_name
             try:
                 game_id = await self.bot.store.days.open_day(
-                    guild.id, today, channel_id, game, day_meta(today)
+                    guild.id, today, channel_id, game, day_meta(today, names)
                 )
             except DayAlreadyOpened as err:
                 await say(interaction, _already(err.day.status, locale))
@@ -216,6 +235,7 @@ class SpayeCog(commands.Cog, name="Späye"):
                 status = render.status_name(day.status, locale)
                 await say(interaction, t("spaye.daye.day_over", locale, status=status))
                 return
+            self.table.note_names(day.game_id, interaction.user)
             await self.table.propose(interaction, day.game_id, name, settings)
 
     @spaye.command(
@@ -286,6 +306,7 @@ class SpayeCog(commands.Cog, name="Späye"):
                 status = render.status_name(day.status, locale)
                 await say(interaction, t("spaye.daye.day_over", locale, status=status))
                 return
+            self.table.note_names(day.game_id, interaction.user, *picked)
             await self.table.invite(interaction, day.game_id, [str(u.id) for u in picked], settings)
 
     # -- listeners ----------------------------------------------------------------------------

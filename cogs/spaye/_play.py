@@ -116,6 +116,7 @@ class SpayeTable:
     def __init__(self, bot: GamenightBot) -> None:
         self.bot = bot
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._names: dict[int, dict[str, str]] = {}
         self._handlers: dict[str, Callable[[Click], Awaitable[None]]] = {
             "accept": self._answer_invitation,
             "decline": self._answer_invitation,
@@ -131,6 +132,13 @@ class SpayeTable:
             "recruit": self._recruit,
             "agree": self._agree,
         }
+
+    def note_names(self, game_id: int, *users: discord.abc.User) -> None:
+        """Remember how these members are called: saved in the game's ``meta["names"]`` with
+        the next move (the bot has no member list: menus and the month's picture need them)."""
+        seen = self._names.setdefault(game_id, {})
+        for user in users:
+            seen[str(user.id)] = user.display_name
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -159,6 +167,10 @@ class SpayeTable:
         action: dict[str, Any],
         meta: Mapping[str, Any] | None = None,
     ) -> tuple[StoredGame, list[Event]]:
+        seen = self._names.pop(stored.id, {})
+        known: dict[str, str] = dict(stored.meta.get("names") or {})
+        if any(known.get(k) != v for k, v in seen.items()):
+            meta = {**(meta or {}), "names": {**known, **seen}}
         outcome = await self.bot.store.games.act(
             stored.id, player, action, meta_update=meta, in_tx=self.spend_bonuses
         )
@@ -196,6 +208,7 @@ class SpayeTable:
                     return
                 settings = await self.settings_of(stored.guild_id)
                 user = str(interaction.user.id)
+                self.note_names(stored.id, interaction.user)
                 await handler(Click(interaction, press, stored, user, locale, settings))
         except IllegalAction as err:
             await say(interaction, render.refusal(err, locale))
@@ -719,7 +732,8 @@ class SpayeTable:
         partners = share_partners(c.stored, c.user, eid) if "grand_spayin" in titles else []
         today = c.view["spayins"]
         partners.sort(key=lambda p: p not in today)  # today's späyins first
-        labels = {p: self._name(c.stored.guild_id, p) for p in partners}
+        names: dict[str, str] = c.stored.meta.get("names") or {}
+        labels = {p: names.get(p) or self._name(c.stored.guild_id, p) for p in partners}
         await respond(
             c.interaction,
             t("spaye.bonus.menu", c.locale, id=eid, titles=names),

@@ -16,11 +16,12 @@ from datetime import date
 from typing import Any
 
 from bot.client import GamenightBot
+from bot.clock import month_of
 from bot.engine.cards import NIKAYE, standard_deck, value
 from bot.engine.spaye import SpayeGame
 from bot.storage import StoredGame
 from cogs.spaye._calendar import schedule_closing
-from cogs.spaye._cog import day_meta
+from cogs.spaye._cog import day_meta, month_names
 from cogs.spaye._render import card
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.driver import InteractionResult
@@ -64,8 +65,9 @@ class SpayeDriver:
         """A day on a stacked table, stored as ``/spaye start`` stores one (``seed`` decides
         only the Tikäo's redraw on such a table)."""
         game = SpayeGame.with_table(cards, seed=seed, options=options)
+        names = await month_names(self.bot, self.guild.id, month_of(day))
         self.game_id = await self.bot.store.days.open_day(
-            self.guild.id, day, self.channel.id, game, day_meta(day)
+            self.guild.id, day, self.channel.id, game, day_meta(day, names)
         )
         await schedule_closing(self.bot, self.guild.id, day, self.game_id)
         return await self.stored()
