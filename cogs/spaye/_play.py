@@ -732,8 +732,8 @@ class SpayeTable:
         partners = share_partners(c.stored, c.user, eid) if "grand_spayin" in titles else []
         today = c.view["spayins"]
         partners.sort(key=lambda p: p not in today)  # today's späyins first
-        names: dict[str, str] = c.stored.meta.get("names") or {}
-        labels = {p: names.get(p) or self._name(c.stored.guild_id, p) for p in partners}
+        known: dict[str, str] = c.stored.meta.get("names") or {}
+        labels = {p: known.get(p) or self._name(c.stored.guild_id, p) for p in partners}
         await respond(
             c.interaction,
             t("spaye.bonus.menu", c.locale, id=eid, titles=names),
