@@ -154,7 +154,23 @@ BEGIN
 END;
 """
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _INITIAL),)
+_GAME_SETTINGS = """
+-- Per-guild settings of one game (e.g. Späye's reminder and automatic opening), as a JSON
+-- object each game validates with its own model; a guild without a row uses the defaults.
+CREATE TABLE game_settings (
+    guild_id    INTEGER NOT NULL,
+    game        TEXT    NOT NULL,
+    settings    TEXT    NOT NULL DEFAULT '{}'
+                        CHECK (json_valid(settings) AND json_type(settings) = 'object'),
+    updated_at  TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, game)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial schema", _INITIAL),
+    Migration(2, "per-game guild settings", _GAME_SETTINGS),
+)
 
 
 def split_statements(sql: str) -> list[str]:
