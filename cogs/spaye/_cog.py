@@ -31,9 +31,11 @@ from bot.storage import (
     StoredGame,
     default_results,
 )
-from bot.ui import auto_defer, respond
+from bot.ui import Press, auto_defer, respond, update_message
 from cogs.spaye import _render as render
-from cogs.spaye._calendar import board_embed, schedule_closing, start_calendar
+from cogs.spaye._board import board, board_view, parse_board_arg
+from cogs.spaye._calendar import schedule_closing, start_calendar
+from cogs.spaye._month import month_names
 from cogs.spaye._periods import closing_instant
 from cogs.spaye._play import EXPIRY_KIND, SpayeTable, say
 from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
@@ -67,16 +69,6 @@ def day_meta(day: date, names: dict[str, str] | None = None) -> dict[str, Any]:
     }
 
 
-async def month_names(bot: Any, guild_id: int, month: str) -> dict[str, str]:
-    """Display names seen in the guild's Späyes of ``month`` (latest wins)."""
-    names: dict[str, str] = {}
-    for stored in await bot.store.games.find(guild_id=guild_id, kind="spaye", status=None):
-        day = str(stored.meta.get("day", ""))
-        if day.startswith(month):
-            names = {**dict(stored.meta.get("names") or {}), **names}
-    return names
-
-
 def spaye_results(stored: StoredGame) -> list[PlayerResult]:
     """The engine's ranking and totals, with each player's three columns as details."""
     result = stored.game.result()
@@ -105,6 +97,7 @@ class SpayeCog(commands.Cog, name="Späye"):
     async def cog_load(self) -> None:
         self.bot.store.games.register_kind(KIND, results=spaye_results)
         self.bot.actions.register(KIND, self.table.on_press)
+        self.bot.actions.register(KIND, self.on_board_page, action="board")
         self.bot.add_dynamic_items(SpayeUserSelect)
         self.bot.timers.register(EXPIRY_KIND, self.table.on_expiry)
         if self.bot.db.is_open:  # loaded without a database (command checks): no calendar
@@ -257,11 +250,35 @@ class SpayeCog(commands.Cog, name="Späye"):
         locale = locale_for_user(interaction)
         async with auto_defer(interaction, ephemeral=True):
             try:
-                embed = await board_embed(self.bot, guild, month, locale)
+                shown = await board(self.bot, guild, month, locale, viewer=str(interaction.user.id))
             except ValueError as err:
                 await say(interaction, str(err))
                 return
-            await respond(interaction, embed=embed, ephemeral=True)
+            await respond(
+                interaction, embed=shown.embed, view=board_view(shown, locale), ephemeral=True
+            )
+
+    async def on_board_page(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        """Previous / Next under the month's table (``gn:spaye:0:board:<month>.<page>``)."""
+        locale = locale_for_user(interaction)
+        wanted = parse_board_arg(press.arg)
+        if interaction.guild is None or wanted is None:
+            await say(interaction, t("errors.unknown_button", locale))
+            return
+        async with auto_defer(interaction):
+            try:
+                shown = await board(
+                    self.bot,
+                    interaction.guild,
+                    wanted[0],
+                    locale,
+                    viewer=str(interaction.user.id),
+                    page=wanted[1],
+                )
+            except ValueError as err:
+                await say(interaction, str(err))
+                return
+            await update_message(interaction, embed=shown.embed, view=board_view(shown, locale))
 
     # -- /daye --------------------------------------------------------------------------------
 
