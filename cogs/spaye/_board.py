@@ -63,14 +63,13 @@ async def board(
     locale: str,
     *,
     viewer: str | None = None,
-    page: int | None = None,
+    page: int = 1,
 ) -> Board:
     """The board of ``month`` (``YYYY-MM``, default the guild's current month).
 
     The table lists every späyin of the month (a voided day's späyins too, with what they
-    scored elsewhere), most points first, :data:`PAGE_ROWS` a page; ``page`` ``None`` opens
-    the page holding ``viewer``'s row, and a ``viewer`` off the page gets their row under
-    it. Raises ``ValueError`` with a text in ``locale`` for a month that is not ``YYYY-MM``
+    scored elsewhere), most points first, :data:`PAGE_ROWS` a page (``page`` from 1); a
+    ``viewer`` whose row is on another page gets it under the table. Raises ``ValueError`` with a text in ``locale`` for a month that is not ``YYYY-MM``
     or has not started.
     """
     settings: GuildSettings = await bot.guild_settings(guild)
@@ -92,9 +91,6 @@ async def board(
     points: dict[str, dict[str, int]] = standings["points"]
     ranked = ranked_players(points)
     pages = max(1, -(-len(ranked) // PAGE_ROWS))
-    if page is None:
-        mine = ranked.index(viewer) if viewer in ranked else 0
-        page = mine // PAGE_ROWS + 1
     page = min(max(page, 1), pages)
     first = (page - 1) * PAGE_ROWS
     rows = [
