@@ -25,6 +25,10 @@ Reminder. With the closing, a second durable timer (kind ``spaye.remind_close``,
 voided. ``/config spaye-reminder`` dispatches ``spaye_settings_changed(guild_id, settings)``
 and the running day's reminder moves.
 
+Opening on workdays (:mod:`cogs.spaye._opening`, off by default): one durable timer per
+guild opens the day's Späye at ``/config spaye-opening`` on its weekdays, caught up once
+after downtime, never on a day already opened.
+
 Settings. ``/config timezone`` and ``/config closing-time`` dispatch
 ``guild_settings_changed(settings, field)``; the calendar then moves the closing of the
 guild's running day. A change that would put that closing in the past leaves it as it was
@@ -61,6 +65,7 @@ from cogs.spaye._closing import (
 )
 from cogs.spaye._closing import schedule_closing as _schedule_closing
 from cogs.spaye._month import DM_KIND, MONTH_JOB, deliver_title_dm, month_end
+from cogs.spaye._opening import OPEN_KIND, arm_openings, opening_timer, schedule_opening
 
 __all__ = ["board_embed", "run_month_end", "schedule_closing", "start_calendar"]
 
@@ -103,8 +108,12 @@ async def start_calendar(bot: Any) -> None:
     async def on_spaye_settings(guild_id: int, new: Any) -> None:
         try:
             await rearm_reminders(bot, guild_id)
+            await schedule_opening(bot, guild_id)
         except Exception:
-            log.exception("could not move a reminder", extra={"guild_id": guild_id})
+            log.exception("could not move a reminder or an opening", extra={"guild_id": guild_id})
+
+    async def on_open(payload: dict[str, Any]) -> None:
+        await opening_timer(bot, payload, before=lambda: run_month_end(bot))
 
     async def on_title_dm(payload: dict[str, Any]) -> None:
         await deliver_title_dm(bot, payload)
@@ -117,11 +126,13 @@ async def start_calendar(bot: Any) -> None:
             return
         try:
             await rearm_closings(bot, settings.guild_id)
+            await schedule_opening(bot, settings.guild_id)
         except Exception:
             log.exception("could not move a closing", extra={"guild_id": settings.guild_id})
 
     bot.timers.register(CLOSE_KIND, on_close)
     bot.timers.register(REMIND_KIND, on_remind)
+    bot.timers.register(OPEN_KIND, on_open)
     bot.timers.register(DM_KIND, on_title_dm)
     # Hourly in UTC: each run reads every guild's own local date, so any zone, a zone
     # changed by an admin and daylight-saving days need no per-guild job.
@@ -135,6 +146,7 @@ async def start_calendar(bot: Any) -> None:
     calendar.spaye_listener = on_spaye_settings
     bot.add_listener(on_spaye_settings, "on_spaye_settings_changed")
     await arm_missing_closings(bot)
+    await arm_openings(bot)
     if bot.is_ready():
         task = asyncio.create_task(_catch_up(bot), name="spaye-calendar-catch-up")
         calendar.tasks.add(task)

@@ -5,13 +5,13 @@ arms its closing (the calendar); ``/daye`` challenges colleagues. Everything aft
 buttons, selects and a modal, handled by :class:`cogs.spaye._play.SpayeTable`.
 
 Tests and tools that need a known deck store a day themselves: build the game with
-``SpayeGame.with_table(...)`` and pass it with :func:`day_meta` to ``open_day``.
+``SpayeGame.with_table(...)`` and pass it with :func:`cogs.spaye._opening.day_meta` to
+``open_day``.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 from dataclasses import replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
@@ -21,8 +21,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.clock import at_local, month_of
-from bot.engine import Event, new_game
+from bot.clock import at_local
+from bot.engine import Event
 from bot.i18n import locale_for_user, normalize_locale, t
 from bot.storage import (
     DayAlreadyOpened,
@@ -34,8 +34,8 @@ from bot.storage import (
 from bot.ui import Press, auto_defer, respond, update_message
 from cogs.spaye import _render as render
 from cogs.spaye._board import board, board_view, parse_board_arg
-from cogs.spaye._calendar import schedule_closing, start_calendar
-from cogs.spaye._month import month_names
+from cogs.spaye._calendar import start_calendar
+from cogs.spaye._opening import open_spaye
 from cogs.spaye._periods import closing_instant
 from cogs.spaye._play import EXPIRY_KIND, SpayeTable, say
 from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
@@ -44,29 +44,6 @@ if TYPE_CHECKING:
     from bot.client import GamenightBot
 
 log = logging.getLogger("gamenight.spaye")
-
-
-def new_seed() -> int:
-    """Each day's table order comes from here."""
-    return secrets.randbelow(1 << 62)
-
-
-def previous_month(day: date) -> str:
-    """The month whose titles give bonuses on ``day``."""
-    return month_of(day.replace(day=1) - timedelta(days=1))
-
-
-def day_meta(day: date, names: dict[str, str] | None = None) -> dict[str, Any]:
-    """The cog's ``meta`` of a new day: its date, where its bonuses come from, counters of
-    invitations and committee requests (they make older buttons stale), and the display
-    names of the month's späyins seen so far (menus and the month's picture show them)."""
-    return {
-        "day": day.isoformat(),
-        "bonus_month": previous_month(day),
-        "invite": 0,
-        "ask": 0,
-        "names": dict(names or {}),
-    }
 
 
 def spaye_results(stored: StoredGame) -> list[PlayerResult]:
@@ -141,39 +118,24 @@ class SpayeCog(commands.Cog, name="Späye"):
             if closing_instant(settings, today) <= now:
                 await say(interaction, closed_for_today(settings, today, locale))
                 return
-            options = await self._options(guild.id, today, exercise or settings.default_exercise)
             try:
-                game = new_game(KIND, [], new_seed(), options)
-            except ValueError:
-                await say(interaction, t("spaye.start.bad_exercise", locale))
-                return
-            names = await month_names(self.bot, guild.id, month_of(today))
-            names[str(interaction.user.id)] = interaction.user.display_name
-            try:
-                game_id = await self.bot.store.days.open_day(
-                    guild.id, today, channel_id, game, day_meta(today, names)
+                _, game = await open_spaye(
+                    self.bot,
+                    guild.id,
+                    channel_id,
+                    today,
+                    exercise or settings.default_exercise,
+                    interaction.user,
                 )
             except DayAlreadyOpened as err:
                 await say(interaction, _already(err.day.status, locale))
                 return
-            await schedule_closing(self.bot, guild.id, today, game_id)
+            except ValueError:
+                await say(interaction, t("spaye.start.bad_exercise", locale))
+                return
             public = normalize_locale(settings.locale)
             opener = str(interaction.user.id)
             await respond(interaction, render.opened(opener, game.public_view(), public))
-
-    async def _options(self, guild_id: int, today: date, exercise: str) -> dict[str, Any]:
-        """Bonuses of last month's titles still unused, this month's späyins so far."""
-        titles = await self.bot.store.titles.of_month(guild_id, previous_month(today))
-        bonuses = {x.title: str(x.user_id) for x in titles if x.bonus_available}
-        spayins: dict[str, None] = {}  # voided days' späyins played too (RULES.md)
-        for stored in await self.bot.store.days.closed_in_month(guild_id, month_of(today)):
-            spayins.update(dict.fromkeys(stored.game.result().get("spayins") or []))
-        return {
-            "exercise": exercise.strip(),
-            "bonuses": bonuses,
-            "month_spayins": list(spayins),
-            "committee": [],
-        }
 
     # -- /spaye status and /spaye board -------------------------------------------------------
 

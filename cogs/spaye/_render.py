@@ -75,9 +75,15 @@ def status_name(status: str, locale: str) -> str:
 # -- the day ---------------------------------------------------------------------------------
 
 
-def opened(opener: str, view: Mapping[str, Any], locale: str) -> str:
+def opened(opener: str | None, view: Mapping[str, Any], locale: str) -> str:
+    """The opening message; ``opener`` ``None``: the bot opened it (workday opening)."""
+    first = (
+        t("spaye.start.opened_auto", locale, exercise=view["exercise"])
+        if opener is None
+        else t("spaye.start.opened", locale, player=mention(opener), exercise=view["exercise"])
+    )
     lines = [
-        t("spaye.start.opened", locale, player=mention(opener), exercise=view["exercise"]),
+        first,
         t("spaye.start.table", locale, table=view["table"]),
     ]
     bonuses = view["bonuses"]

@@ -14,7 +14,7 @@ from bot.engine import SYSTEM
 from bot.engine.spaye import SpayeGame
 from cogs.spaye import _picture
 from cogs.spaye._board import PAGE_ROWS
-from cogs.spaye._cog import day_meta
+from cogs.spaye._opening import day_meta
 from cogs.spaye._render_month import picture_words
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_spaye_support import COGS, NK, SpayeDriver

@@ -21,8 +21,8 @@ from bot.engine.cards import NIKAYE, standard_deck, value
 from bot.engine.spaye import SpayeGame
 from bot.storage import StoredGame
 from cogs.spaye._calendar import schedule_closing
-from cogs.spaye._cog import day_meta
 from cogs.spaye._month import month_names
+from cogs.spaye._opening import day_meta
 from cogs.spaye._render import card
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.driver import InteractionResult
