@@ -85,9 +85,11 @@ class _Calendar:
 _CALENDARS: weakref.WeakKeyDictionary[Any, _Calendar] = weakref.WeakKeyDictionary()
 
 
-async def run_month_end(bot: Any) -> None:
+async def run_month_end(bot: Any, *, run_timers: bool = True) -> None:
     """The month-end job (what the hourly trigger and the start-up catch-up run)."""
-    await month_end(bot, close=lambda game_id, day: close_day(bot, game_id, day))
+    await month_end(
+        bot, close=lambda game_id, day: close_day(bot, game_id, day), run_timers=run_timers
+    )
 
 
 async def start_calendar(bot: Any) -> None:
@@ -113,7 +115,7 @@ async def start_calendar(bot: Any) -> None:
             log.exception("could not move a reminder or an opening", extra={"guild_id": guild_id})
 
     async def on_open(payload: dict[str, Any]) -> None:
-        await opening_timer(bot, payload, before=lambda: run_month_end(bot))
+        await opening_timer(bot, payload, before=lambda: run_month_end(bot, run_timers=False))
 
     async def on_title_dm(payload: dict[str, Any]) -> None:
         await deliver_title_dm(bot, payload)

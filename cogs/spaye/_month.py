@@ -103,8 +103,9 @@ async def standings_of(bot: Any, guild_id: int, month: str) -> dict[str, Any]:
     return month_standings([g.game.result() for g in games])
 
 
-async def month_end(bot: Any, close: CloseDay) -> None:
-    """Settle and announce every month that ended in its guild's time zone (see above)."""
+async def month_end(bot: Any, close: CloseDay, *, run_timers: bool = True) -> None:
+    """Settle and announce every month that ended in its guild's time zone (see above).
+    ``run_timers=False`` from inside a timer's handler (the timers run after it anyway)."""
     async with _lock(bot):
         now = bot.clock.now()
         # No guild can have ended a month later than the one before the furthest-ahead zone's.
@@ -120,7 +121,8 @@ async def month_end(bot: Any, close: CloseDay) -> None:
             except Exception:
                 log.exception("month end failed", extra={"guild_id": guild_id})
         await _retry_announcements(bot, tried)
-    await bot.timers.run_due()  # the titleholders' DMs just armed
+    if run_timers:
+        await bot.timers.run_due()  # the titleholders' DMs just armed
 
 
 async def _end_months(
