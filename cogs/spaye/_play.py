@@ -381,24 +381,20 @@ class SpayeTable:
             outcome = await self.bot.store.games.act(
                 game_id, SYSTEM, {"type": "expire"}, in_tx=same_invitation
             )
-            stored, events = outcome
-            settings = await self.settings_of(stored.guild_id)
-            public = normalize_locale(settings.locale)
-            e = events[0]
-            minutes = settings.challenge_expiry_minutes
-            if e["type"] == "recruit_expired":
-                head = render.recruit_offer(e["by"], e["player"], minutes, public)
-            else:
-                head = render.challenge(
-                    e["by"], e["targets"], len(e["targets"]) == 2, minutes, public
-                )
-            message_id = stored.meta.get("daye_message")
-            if isinstance(message_id, int):
-                await self._edit(
-                    stored, message_id, f"{head}\n{render.expired(e, public)}", GameView()
-                )
-            if e["type"] == "recruit_expired":
-                await self._offer_recruiting(stored)
+        stored, events = outcome  # the lock is not held across Discord calls
+        settings = await self.settings_of(stored.guild_id)
+        public = normalize_locale(settings.locale)
+        e = events[0]
+        minutes = settings.challenge_expiry_minutes
+        if e["type"] == "recruit_expired":
+            head = render.recruit_offer(e["by"], e["player"], minutes, public)
+        else:
+            head = render.challenge(e["by"], e["targets"], len(e["targets"]) == 2, minutes, public)
+        message_id = stored.meta.get("daye_message")
+        if isinstance(message_id, int):
+            await self._edit(stored, message_id, f"{head}\n{render.expired(e, public)}", GameView())
+        if e["type"] == "recruit_expired":
+            await self._offer_recruiting(stored)
 
     async def _recruit(self, c: Click) -> None:
         d = c.view["daye"]
