@@ -40,10 +40,6 @@ def title_name(title: str) -> str:
     return TITLE_NAMES.get(title, title)
 
 
-def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
-
-
 def refusal(err: IllegalAction, locale: str) -> str:
     """An engine refusal in the reader's language, players shown as mentions."""
     params: dict[str, Any] = dict(err.params)
@@ -192,23 +188,6 @@ def challenge_text(view: Mapping[str, Any], minutes: int, locale: str) -> str:
 def daye_header(daye: Mapping[str, Any], locale: str) -> str:
     key = "spaye.daye.final_header" if daye["final"] else "spaye.daye.header"
     return t(key, locale, number=daye["number"], players=mentions(daye["players"], locale))
-
-
-def draw_prompt(daye: Mapping[str, Any], table: int, locale: str) -> str:
-    """The draw message: who drew (face down), who is still to draw. Never a card."""
-    lines = [daye_header(daye, locale)]
-    drawn = daye.get("drawn") or []
-    for player in drawn:
-        lines.append(t("spaye.daye.drew_face_down", locale, player=mention(player)))
-    waiting = daye.get("waiting") or []
-    if waiting:
-        lines.append(t("spaye.daye.waiting", locale, players=mentions(waiting, locale)))
-    lines.append(t("spaye.daye.table", locale, table=table))
-    return "\n".join(lines)
-
-
-def drawn_done(daye: Mapping[str, Any], locale: str) -> str:
-    return "\n".join([daye_header(daye, locale), t("spaye.daye.revealed_below", locale)])
 
 
 def round_line(
