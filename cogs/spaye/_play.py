@@ -275,15 +275,15 @@ class SpayeTable:
             text = render.recruit_offer(user, first["player"], minutes, public)
         else:
             text = render.challenge_text(now, minutes, public)
-        await respond(interaction, text, view=invitation_view(game_id, invite, public))
-        message = await interaction.original_response()
-        await self.bot.store.games.update_meta(game_id, {"daye_message": message.id})
         await self.bot.timers.schedule(
             EXPIRY_KIND,
             self.bot.clock.now() + timedelta(minutes=minutes),
             {"game_id": game_id, "invite": invite},
             key=expiry_key(game_id),
         )
+        await respond(interaction, text, view=invitation_view(game_id, invite, public))
+        message = await interaction.original_response()
+        await self.bot.store.games.update_meta(game_id, {"daye_message": message.id})
 
     async def _edit(
         self, stored: StoredGame, message_id: int, content: str, view: discord.ui.View

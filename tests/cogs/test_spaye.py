@@ -316,7 +316,7 @@ async def test_a_tie_leaving_three_cards_recruits_a_third_player(
         assert f"<@{cid.id}>" in offer.text  # a new message: it pings Cid
         declined = await p.click(cid, offer, p.custom_id(offer, f"gn:spaye:{p.game_id}:decline:"))
         assert declined.callback_type == 7
-        assert fake.selects(recruit)  # someone else, then
+        assert await fake.wait_for(lambda: fake.selects(recruit))  # someone else, then
         offer = await p.challenge(bob, dan)  # /daye works too for the späyins
         assert not offer.ephemeral, offer.text
         assert not fake.selects(recruit)

@@ -8,7 +8,9 @@ from datetime import date
 import pytest
 
 from bot.clock import FakeClock
-from bot.engine import SYSTEM
+from bot.engine.spaye import SpayeGame
+from cogs.spaye._calendar import schedule_closing
+from cogs.spaye._opening import day_meta
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_spaye_support import COGS, NK, SpayeDriver, rounds_table
 
@@ -40,14 +42,20 @@ async def test_voided_days_spayins_are_spayins_of_the_month(
     ana, bob, _, dan, eve = office.colleagues
     bot = make_bot(COGS)
     async with fake.run_client(bot):
-        p = SpayeDriver(fake, bot, office.guild, office.general)
-        await p.store_day(rounds_table([("KH", "2S")], [NK, "4C", "5C"], 0), day=date(2025, 3, 13))
-        games = bot.store.games
-        await games.act(p.game_id, str(ana.id), {"type": "challenge", "target": str(dan.id)})
-        await games.act(p.game_id, str(dan.id), {"type": "accept"})
-        await games.act(p.game_id, SYSTEM, {"type": "void"})
-        assert (await bot.store.days.get(office.guild.id, date(2025, 3, 13))).status == "voided"  # type: ignore[union-attr]
+        # yesterday Ana and Dan played a däye, then cards were left at closing time
+        yesterday = SpayeGame.with_table(rounds_table([("KH", "2S")], [NK, "4C", "5C"], 0))
+        yesterday.apply(str(ana.id), {"type": "challenge", "target": str(dan.id)})
+        yesterday.apply(str(dan.id), {"type": "accept"})
+        march_13 = date(2025, 3, 13)
+        game_id = await bot.store.days.open_day(
+            office.guild.id, march_13, office.general.id, yesterday, day_meta(march_13)
+        )
+        await schedule_closing(bot, office.guild.id, march_13, game_id)
+        await bot.timers.run_due()  # its closing time has passed: voided
+        day = await bot.store.days.get(office.guild.id, march_13)
+        assert day is not None and day.status == "voided"
 
+        p = SpayeDriver(fake, bot, office.guild, office.general)
         opened = await p.slash(bob, "spaye start")
         assert not opened.ephemeral
         today = await bot.store.days.get(office.guild.id, date(2025, 3, 14))

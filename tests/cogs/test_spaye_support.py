@@ -154,7 +154,16 @@ class SpayeDriver:
         options: dict[str, Any] = {"colleague": targets[0]}
         if len(targets) > 1:
             options["colleague2"] = targets[1]
-        return await self.slash(by, "daye", options)
+        posted = await self.slash(by, "daye", options)
+        if not posted.ephemeral and posted.response is not None:
+            # the bot notes the invitation's message after answering: wait for it
+            message_id = posted.response.id
+
+            async def noted() -> bool:
+                return (await self.stored()).meta.get("daye_message") == message_id
+
+            await self.fake.wait_for(noted)
+        return posted
 
     async def answer(
         self, user: FakeUser, challenge: InteractionResult, action: str = "accept"
