@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date
 
 import pytest
@@ -167,7 +168,9 @@ async def test_a_ties_reveal_stays_shown_after_the_redraw(
         assert "7♥" in message.text and "7♠" in message.text and "Tie" in message.text
         await p.draw(cid)
         assert "7♥" in message.text and "7♠" in message.text  # still the däye's history
-        assert "9♣" in fake.channel_messages(office.general)[-1].text  # the reveal below
+        assert await fake.wait_for(  # the reveal below
+            lambda: "9♣" in fake.channel_messages(office.general)[-1].text
+        )
 
 
 async def test_at_most_two_new_channel_messages_per_daye(
@@ -197,10 +200,12 @@ async def test_at_most_two_new_channel_messages_per_daye(
         refused = await p.challenge(ana, cid)
         await p.answer(cid, refused, "decline")
         await p.daye([ana, cid])
-        new = len(fake.channel_messages(office.general)) - before
         dayes = (await p.view())["dayes"]
         assert dayes == 4
-        assert new == 2 * dayes + 1  # and the declined challenge's own message
+        expected = 2 * dayes + 1  # and the declined challenge's own message
+        await fake.wait_for(lambda: len(fake.channel_messages(office.general)) - before >= expected)
+        await asyncio.sleep(0.2)  # nothing more comes
+        assert len(fake.channel_messages(office.general)) - before == expected
 
 
 def test_help_states_the_rules_as_the_engine_plays_them() -> None:
