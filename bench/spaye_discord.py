@@ -6,7 +6,8 @@ tie, three nikäyes and their reinsertion, then the final of three), then played
 interactions: ``/daye``, Accept, Draw, Done (and Ask the committee / Approve for one
 exercise). The driver does not wait for quiet time (``settle=0``). Prints the median and
 99th percentile of the answer time (interaction dispatched -> its callback received by the
-fake) over every interaction, and how many there were.
+fake) over every interaction, and how many there were; then how many new channel messages
+the day made per däye (the calm channel: the challenge and the reveal, nothing else).
 
     python -m bench.spaye_discord [--days 3]
 """
@@ -48,7 +49,8 @@ async def settle_exercises(p: SpayeDriver, users: dict[str, FakeUser], asked: se
         await p.exercise(user, ex["id"])
 
 
-async def play_day(p: SpayeDriver, users: list[FakeUser], day: date) -> None:
+async def play_day(p: SpayeDriver, users: list[FakeUser], day: date) -> int:
+    """Play a whole day; returns its number of däyes."""
     by_id = {str(u.id): u for u in users}
     await p.store_day(rounds_table(FULL_DAY_ROUNDS, FULL_DAY_FINAL, fillers=20), day=day)
     asked: set[int] = set()
@@ -65,7 +67,9 @@ async def play_day(p: SpayeDriver, users: list[FakeUser], day: date) -> None:
         await settle_exercises(p, by_id, asked)
     await p.daye(users[:3])
     await settle_exercises(p, by_id, asked)
-    assert (await p.stored()).status == "over"
+    stored = await p.stored()
+    assert stored.status == "over"
+    return int(stored.game.result()["dayes"])
 
 
 async def run(days: int) -> None:
@@ -83,16 +87,20 @@ async def run(days: int) -> None:
             async with fake.run_client(bot):
                 p = SpayeDriver(fake, bot, guild, channel, settle=0.0)
                 started = time.perf_counter()
+                dayes = 0
                 for n in range(days):
-                    await play_day(p, users, clock.now().date())
+                    dayes += await play_day(p, users, clock.now().date())
                     clock.advance(timedelta(days=1))
                     assert n + 1 == len(await bot.store.games.find(kind="spaye", status="over"))
                 elapsed = time.perf_counter() - started
+                await asyncio.sleep(0.5)  # messages posted after the last answer
+                messages = len(fake.channel_messages(channel))
     finally:
         await fake.stop()
     every = [x for x in fake.answer_latencies if x is not None]
     print(f"{days} Späye day(s), {len(every)} interactions in {elapsed:.1f} s")
     print(f"answer time: {summary(every)}, max {max(every) * 1000:.1f} ms")
+    print(f"new channel messages: {messages} for {dayes} däyes, {messages / dayes:.2f} per däye")
     problems = fake.problems()
     if problems:
         print("fake Discord saw problems:", *problems, sep="\n  ")

@@ -22,6 +22,14 @@ from bot.i18n import Lang, locale_for_user, t
 from bot.storage import SETTING_FIELDS, GuildSettings
 from bot.storage.models import is_known_timezone
 from bot.ui import reply_error, respond
+from cogs.spaye._settings import (
+    SpayeSettings,
+    parse_reminder,
+    parse_weekdays,
+    spaye_settings,
+    update_spaye_settings,
+    weekday_names,
+)
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -53,6 +61,35 @@ def describe(settings: GuildSettings, locale: Lang) -> dict[str, tuple[str, str]
         else t("config.value.locale_auto", locale, language=language),
     }
     return {field: (t(f"config.field.{field}", locale), values[field]) for field in SETTING_FIELDS}
+
+
+def describe_spaye(settings: SpayeSettings, zone: str, locale: Lang) -> dict[str, tuple[str, str]]:
+    """``{field: (label, shown value)}`` of the Späye settings kept in the per-game store."""
+    off = t("config.value.off", locale)
+    minutes = settings.reminder_minutes
+    reminder = (
+        off
+        if minutes is None
+        else t("config.value.before_closing", locale, time=f"{minutes // 60}:{minutes % 60:02d}")
+    )
+    days = weekday_names(settings.open_weekdays, t("config.weekdays", locale).split(","))
+    channel = settings.open_channel_id
+    opening = (
+        off
+        if settings.open_time is None
+        else t(
+            "config.value.opening",
+            locale,
+            time=settings.open_time,
+            zone=zone,
+            days=days,
+            channel=f"<#{channel}>" if channel else t("config.value.latest_channel", locale),
+        )
+    )
+    return {
+        "reminder_minutes": (t("config.field.spaye_reminder", locale), reminder),
+        "open_time": (t("config.field.spaye_opening", locale), opening),
+    }
 
 
 class ConfigCog(commands.Cog, name="Config"):
@@ -107,6 +144,9 @@ class ConfigCog(commands.Cog, name="Config"):
         settings = await self.bot.guild_settings(interaction.guild)
         embed = discord.Embed(title=t("config.title", locale), colour=discord.Colour.blurple())
         for label, value in describe(settings, locale).values():
+            embed.add_field(name=label, value=value, inline=True)
+        spaye = await spaye_settings(self.bot, interaction.guild.id)
+        for label, value in describe_spaye(spaye, settings.timezone, locale).values():
             embed.add_field(name=label, value=value, inline=True)
         await respond(interaction, embed=embed, ephemeral=True)
 
@@ -204,6 +244,91 @@ class ConfigCog(commands.Cog, name="Config"):
         await self._save(
             interaction, "locale", None if language.value == "auto" else language.value
         )
+
+    # -- Späye's own settings (the per-game store) -------------------------------------------
+
+    async def _save_spaye(
+        self, interaction: discord.Interaction[Any], field: str, changes: dict[str, Any]
+    ) -> None:
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        try:
+            new = await update_spaye_settings(self.bot, guild.id, changes)
+        except ValidationError as err:
+            reason = "; ".join(e["msg"].removeprefix("Value error, ") for e in err.errors())
+            await reply_error(interaction, "config.invalid", reason=reason)
+            return
+        # The Späye calendar moves today's reminder and the next automatic opening.
+        self.bot.dispatch("spaye_settings_changed", guild.id, new)
+        locale = locale_for_user(interaction)
+        zone = (await self.bot.guild_settings(guild)).timezone
+        label, shown = describe_spaye(new, zone, locale)[field]
+        await respond(
+            interaction, t("config.saved", locale, setting=label, value=shown), ephemeral=True
+        )
+
+    @config.command(
+        name="spaye-reminder", description="Remind the channel before closing time if cards remain"
+    )
+    @app_commands.rename(before=_("before"))
+    @app_commands.describe(before=_("How long before closing, H:MM (default 1:00), or off"))
+    async def spaye_reminder(self, interaction: discord.Interaction[Any], before: str) -> None:
+        try:
+            minutes = parse_reminder(before)
+        except ValueError:
+            await reply_error(interaction, "config.bad_reminder", value=before[:20])
+            return
+        await self._save_spaye(interaction, "reminder_minutes", {"reminder_minutes": minutes})
+
+    @config.command(
+        name="spaye-opening", description="Open the day's Späye by itself on workdays (or off)"
+    )
+    @app_commands.rename(time=_("time"), weekdays=_("weekdays"), channel=_("channel"))
+    @app_commands.describe(
+        time=_("HH:MM in the server's time zone, or off"),
+        weekdays=_("For example mon-fri or mon,wed,fri (default mon-fri)"),
+        channel=_("Where to open it (default: where the latest Späye was played)"),
+    )
+    async def spaye_opening(
+        self,
+        interaction: discord.Interaction[Any],
+        time: str,
+        weekdays: str | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        changes: dict[str, Any] = {}
+        if time.strip().lower() in ("off", "non", "none", "aucun"):
+            changes["open_time"] = None
+        else:
+            try:
+                changes["open_time"] = parse_hhmm(time).strftime("%H:%M")
+            except ValueError:
+                await reply_error(interaction, "config.bad_time", value=time[:20])
+                return
+        if weekdays is not None:
+            try:
+                changes["open_weekdays"] = list(parse_weekdays(weekdays))
+            except ValueError:
+                await reply_error(interaction, "config.bad_weekdays", value=weekdays[:40])
+                return
+        if channel is not None:
+            if channel.guild.me is None:
+                await reply_error(interaction, "config.cannot_check")
+                return
+            perms = channel.permissions_for(channel.guild.me)
+            missing = [p for p in ANNOUNCE_PERMISSIONS if not getattr(perms, p)]
+            if missing:
+                locale = locale_for_user(interaction)
+                await reply_error(
+                    interaction,
+                    "config.channel_no_access",
+                    channel=channel.mention,
+                    permissions=", ".join(t(f"perm.{p}", locale) for p in missing),
+                )
+                return
+            changes["open_channel_id"] = channel.id
+        await self._save_spaye(interaction, "open_time", changes)
 
 
 async def setup(bot: GamenightBot) -> None:

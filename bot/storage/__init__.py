@@ -5,6 +5,7 @@ as ``bot.db``::
 
     bot.store.games      GameStore          games + act() (the one way a move is saved)
     bot.store.settings   GuildSettingsStore per-guild settings
+    bot.store.game_settings  GameSettingsStore  per-guild settings of one game (JSON)
     bot.store.timers     TimerStore         durable deadlines (use bot.timers to schedule)
     bot.store.private    PrivateStore       DMs that could not be delivered
     bot.store.days       SpayeDayStore      one Späye per guild per day
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from bot.clock import Clock
 from bot.storage.db import Database, DatabaseClosed
+from bot.storage.game_settings import GameSettingsStore
 from bot.storage.games import (
     GameClosed,
     GameNotFound,
@@ -59,6 +61,7 @@ __all__ = [
     "GameClosed",
     "GameNotFound",
     "GameResult",
+    "GameSettingsStore",
     "GameStatus",
     "GameStore",
     "GuildSettings",
@@ -93,6 +96,7 @@ class Store:
         self.db = db
         self.games = GameStore(db, clock)
         self.settings = GuildSettingsStore(db, clock)
+        self.game_settings = GameSettingsStore(db, clock)
         self.timers = TimerStore(db, clock)
         self.private = PrivateStore(db, clock)
         self.days = SpayeDayStore(db, clock)

@@ -154,6 +154,19 @@ BEGIN
 END;
 """
 
+_GAME_SETTINGS = """
+-- Per-guild settings of one game (e.g. Späye's reminder and automatic opening), as a JSON
+-- object each game validates with its own model; a guild without a row uses the defaults.
+CREATE TABLE game_settings (
+    guild_id    INTEGER NOT NULL,
+    game        TEXT    NOT NULL,
+    settings    TEXT    NOT NULL DEFAULT '{}'
+                        CHECK (json_valid(settings) AND json_type(settings) = 'object'),
+    updated_at  TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, game)
+) WITHOUT ROWID;
+"""
+
 _SEATED_LOBBIES = """
 -- Lobbies are one engine game for every seated game (kind 'lobby', the game it gathers
 -- players for in its state); Papayoo's own lobbies become such lobbies.
@@ -165,6 +178,7 @@ UPDATE games
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
+    Migration(2, "per-game guild settings", _GAME_SETTINGS),
     Migration(3, "one lobby kind for every seated game", _SEATED_LOBBIES),
 )
 

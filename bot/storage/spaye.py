@@ -95,10 +95,20 @@ class SpayeDayStore:
 
     async def finished_in_month(self, guild_id: int, month: str) -> list[StoredGame]:
         """The guild's finished (not voided) Späyes of ``month`` (``YYYY-MM``), oldest first."""
+        return await self._in_month(guild_id, month, ("over",))
+
+    async def closed_in_month(self, guild_id: int, month: str) -> list[StoredGame]:
+        """The guild's finished *and voided* Späyes of ``month``, oldest first: a voided day
+        scores nothing, but its späyins played (they are späyins of the month)."""
+        return await self._in_month(guild_id, month, ("over", "voided"))
+
+    async def _in_month(
+        self, guild_id: int, month: str, statuses: tuple[str, ...]
+    ) -> list[StoredGame]:
         rows = await self._db.fetchall(
-            "SELECT game_id FROM spaye_days WHERE guild_id = ? AND status = 'over'"
+            "SELECT game_id FROM spaye_days WHERE guild_id = ? AND status IN (?, ?)"
             " AND substr(day, 1, 7) = ? ORDER BY day",
-            (guild_id, month),
+            (guild_id, statuses[0], statuses[-1], month),
         )
         games = []
         async with self._db.read() as conn:

@@ -1,6 +1,8 @@
-"""Späye, the office's daily card challenge: ``/spaye start|status|board`` and ``/daye``
-(see ``_cog``), buttons and modal (``_play``, ``_views``), texts (``_render``) and the
-calendar of closings and monthly titles (``_calendar``)."""
+"""Späye, the office's daily card challenge: ``/spaye start|exercise|status|board`` and
+``/daye`` (see ``_cog``), buttons and modal (``_play``, ``_views``), texts (``_render``),
+opening a day (``_opening``, also by itself on workdays), the guild's Späye settings
+(``_settings``), the calendar of reminders, closings and monthly titles (``_calendar``),
+the month's table (``_board``) and its picture (``_picture``)."""
 
 from __future__ import annotations
 

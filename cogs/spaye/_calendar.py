@@ -19,6 +19,16 @@ guild's language and the bot dispatches ``spaye_day_closed(stored, events)``, so
 can refresh its board from an ``on_spaye_day_closed`` listener. A closing missed while the
 bot was down runs once at start-up; a second run gets ``IllegalAction`` and counts as done.
 
+Reminder. With the closing, a second durable timer (kind ``spaye.remind_close``, key
+``spaye:<game_id>:remind``) is due ``/config spaye-reminder`` before the closing instant
+(default one hour; off possible). If cards remain then, the channel is told the day will be
+voided. ``/config spaye-reminder`` dispatches ``spaye_settings_changed(guild_id, settings)``
+and the running day's reminder moves.
+
+Opening on workdays (:mod:`cogs.spaye._opening`, off by default): one durable timer per
+guild opens the day's Späye at ``/config spaye-opening`` on its weekdays, caught up once
+after downtime, never on a day already opened.
+
 Settings. ``/config timezone`` and ``/config closing-time`` dispatch
 ``guild_settings_changed(settings, field)``; the calendar then moves the closing of the
 guild's running day. A change that would put that closing in the past leaves it as it was
@@ -45,13 +55,17 @@ from bot.timers import cron
 from cogs.spaye._board import board_embed as _board_embed
 from cogs.spaye._closing import (
     CLOSE_KIND,
+    REMIND_KIND,
     arm_missing_closings,
     close_day,
     close_timer,
     rearm_closings,
+    rearm_reminders,
+    remind_timer,
 )
 from cogs.spaye._closing import schedule_closing as _schedule_closing
 from cogs.spaye._month import DM_KIND, MONTH_JOB, deliver_title_dm, month_end
+from cogs.spaye._opening import OPEN_KIND, arm_openings, opening_timer, schedule_opening
 
 __all__ = ["board_embed", "run_month_end", "schedule_closing", "start_calendar"]
 
@@ -64,15 +78,18 @@ CLOSING_FIELDS = ("timezone", "spaye_close")
 @dataclass
 class _Calendar:
     listener: Any = None
+    spaye_listener: Any = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
 
 _CALENDARS: weakref.WeakKeyDictionary[Any, _Calendar] = weakref.WeakKeyDictionary()
 
 
-async def run_month_end(bot: Any) -> None:
+async def run_month_end(bot: Any, *, run_timers: bool = True) -> None:
     """The month-end job (what the hourly trigger and the start-up catch-up run)."""
-    await month_end(bot, close=lambda game_id, day: close_day(bot, game_id, day))
+    await month_end(
+        bot, close=lambda game_id, day: close_day(bot, game_id, day), run_timers=run_timers
+    )
 
 
 async def start_calendar(bot: Any) -> None:
@@ -87,6 +104,19 @@ async def start_calendar(bot: Any) -> None:
     async def on_close(payload: dict[str, Any]) -> None:
         await close_timer(bot, payload)
 
+    async def on_remind(payload: dict[str, Any]) -> None:
+        await remind_timer(bot, payload)
+
+    async def on_spaye_settings(guild_id: int, new: Any) -> None:
+        try:
+            await rearm_reminders(bot, guild_id)
+            await schedule_opening(bot, guild_id)
+        except Exception:
+            log.exception("could not move a reminder or an opening", extra={"guild_id": guild_id})
+
+    async def on_open(payload: dict[str, Any]) -> None:
+        await opening_timer(bot, payload, before=lambda: run_month_end(bot, run_timers=False))
+
     async def on_title_dm(payload: dict[str, Any]) -> None:
         await deliver_title_dm(bot, payload)
 
@@ -98,10 +128,13 @@ async def start_calendar(bot: Any) -> None:
             return
         try:
             await rearm_closings(bot, settings.guild_id)
+            await schedule_opening(bot, settings.guild_id)
         except Exception:
             log.exception("could not move a closing", extra={"guild_id": settings.guild_id})
 
     bot.timers.register(CLOSE_KIND, on_close)
+    bot.timers.register(REMIND_KIND, on_remind)
+    bot.timers.register(OPEN_KIND, on_open)
     bot.timers.register(DM_KIND, on_title_dm)
     # Hourly in UTC: each run reads every guild's own local date, so any zone, a zone
     # changed by an admin and daylight-saving days need no per-guild job.
@@ -110,7 +143,12 @@ async def start_calendar(bot: Any) -> None:
         bot.remove_listener(calendar.listener, "on_guild_settings_changed")
     calendar.listener = on_settings_changed
     bot.add_listener(on_settings_changed, "on_guild_settings_changed")
+    if calendar.spaye_listener is not None:
+        bot.remove_listener(calendar.spaye_listener, "on_spaye_settings_changed")
+    calendar.spaye_listener = on_spaye_settings
+    bot.add_listener(on_spaye_settings, "on_spaye_settings_changed")
     await arm_missing_closings(bot)
+    await arm_openings(bot)
     if bot.is_ready():
         task = asyncio.create_task(_catch_up(bot), name="spaye-calendar-catch-up")
         calendar.tasks.add(task)

@@ -9,7 +9,7 @@ game's channel and dispatches ``spaye_day_closed(stored, events)``.
 from __future__ import annotations
 
 import logging
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import discord
@@ -22,20 +22,26 @@ from bot.storage import GameNotFound, GuildSettings, StoredGame
 from bot.storage.models import ActOutcome
 from cogs.spaye._periods import closing_instant, guild_settings
 from cogs.spaye._render_month import mention, month_label
+from cogs.spaye._settings import spaye_settings
 
 __all__ = [
     "CLOSE_KIND",
+    "REMIND_KIND",
     "close_day",
     "close_timer",
     "closing_key",
     "closing_text",
     "rearm_closings",
+    "remind_timer",
+    "reminder_key",
     "schedule_closing",
+    "schedule_reminder",
 ]
 
 log = logging.getLogger("gamenight.spaye.calendar")
 
 CLOSE_KIND = "spaye.close_day"
+REMIND_KIND = "spaye.remind_close"
 
 
 def closing_key(game_id: int) -> str:
@@ -56,6 +62,77 @@ async def schedule_closing(bot: Any, guild_id: int, day: date, game_id: int) -> 
         {"guild_id": guild_id, "day": day.isoformat(), "game_id": game_id},
         key=closing_key(game_id),
     )
+    await schedule_reminder(bot, guild_id, day, game_id)
+
+
+def reminder_key(game_id: int) -> str:
+    """The timer key of a day's reminder before closing."""
+    return f"spaye:{game_id}:remind"
+
+
+async def reminder_instant(bot: Any, guild_id: int, day: date) -> Any:
+    """When the reminder of ``day`` is due (``/config spaye-reminder`` before the closing
+    instant, an absolute duration whatever the clocks do), or ``None`` when it is off."""
+    settings = await guild_settings(bot, guild_id)
+    minutes = (await spaye_settings(bot, guild_id)).reminder_minutes
+    if minutes is None:
+        return None
+    return closing_instant(settings, day) - timedelta(minutes=minutes)
+
+
+async def schedule_reminder(bot: Any, guild_id: int, day: date, game_id: int) -> None:
+    """Arm (or move, or drop when off) the reminder before the day's closing."""
+    due = await reminder_instant(bot, guild_id, day)
+    if due is None:
+        await bot.timers.cancel(reminder_key(game_id))
+        return
+    await bot.timers.schedule(
+        REMIND_KIND,
+        due,
+        {"guild_id": guild_id, "day": day.isoformat(), "game_id": game_id},
+        key=reminder_key(game_id),
+    )
+
+
+async def remind_timer(bot: Any, payload: dict[str, Any]) -> None:
+    """The ``spaye.remind_close`` handler: when cards remain, tell the channel the day will
+    be voided at closing time. Nothing once the day is over or past its closing."""
+    guild_id, game_id = int(payload["guild_id"]), int(payload["game_id"])
+    day = date.fromisoformat(payload["day"])
+    due = await reminder_instant(bot, guild_id, day)
+    now = bot.clock.now()
+    if due is None:
+        return
+    if now < due:  # moved later since it was armed
+        await schedule_reminder(bot, guild_id, day, game_id)
+        return
+    settings = await guild_settings(bot, guild_id)
+    closing = closing_instant(settings, day)
+    stored = await bot.store.games.get(game_id)
+    if stored is None or not stored.is_active or now >= closing:
+        return
+    table = stored.game.public_view()["table"]
+    if not table:
+        return
+    text = t(
+        "spaye.cal.reminder",
+        settings.locale,
+        time=settings.spaye_close,
+        when=f"<t:{int(closing.timestamp())}:R>",
+        table=table,
+    )
+    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+    try:
+        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        log.warning("could not remind the channel", extra={"game_id": game_id})
+
+
+async def rearm_reminders(bot: Any, guild_id: int) -> None:
+    """The reminder setting changed: move the reminder of the guild's running day(s)."""
+    for day in await bot.store.days.active():
+        if day.guild_id == guild_id:
+            await schedule_reminder(bot, guild_id, day.day, day.game_id)
 
 
 async def rearm_closings(bot: Any, guild_id: int) -> int:

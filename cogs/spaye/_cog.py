@@ -5,13 +5,13 @@ arms its closing (the calendar); ``/daye`` challenges colleagues. Everything aft
 buttons, selects and a modal, handled by :class:`cogs.spaye._play.SpayeTable`.
 
 Tests and tools that need a known deck store a day themselves: build the game with
-``SpayeGame.with_table(...)`` and pass it with :func:`day_meta` to ``open_day``.
+``SpayeGame.with_table(...)`` and pass it with :func:`cogs.spaye._opening.day_meta` to
+``open_day``.
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 from dataclasses import replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
@@ -21,13 +21,22 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.clock import month_of
-from bot.engine import Event, new_game
+from bot.clock import at_local
+from bot.engine import Event
 from bot.i18n import locale_for_user, normalize_locale, t
-from bot.storage import DayAlreadyOpened, PlayerResult, StoredGame, default_results
-from bot.ui import auto_defer, respond
+from bot.storage import (
+    DayAlreadyOpened,
+    GuildSettings,
+    PlayerResult,
+    StoredGame,
+    default_results,
+)
+from bot.ui import Press, auto_defer, respond, update_message
 from cogs.spaye import _render as render
-from cogs.spaye._calendar import board_embed, schedule_closing, start_calendar
+from cogs.spaye._board import board, board_view, parse_board_arg
+from cogs.spaye._calendar import start_calendar
+from cogs.spaye._opening import open_spaye
+from cogs.spaye._periods import closing_instant
 from cogs.spaye._play import EXPIRY_KIND, SpayeTable, say
 from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
 
@@ -35,22 +44,6 @@ if TYPE_CHECKING:
     from bot.client import GamenightBot
 
 log = logging.getLogger("gamenight.spaye")
-
-
-def new_seed() -> int:
-    """Each day's table order comes from here."""
-    return secrets.randbelow(1 << 62)
-
-
-def previous_month(day: date) -> str:
-    """The month whose titles give bonuses on ``day``."""
-    return month_of(day.replace(day=1) - timedelta(days=1))
-
-
-def day_meta(day: date) -> dict[str, Any]:
-    """The cog's ``meta`` of a new day: its date, where its bonuses come from, counters of
-    invitations and committee requests (they make older buttons stale)."""
-    return {"day": day.isoformat(), "bonus_month": previous_month(day), "invite": 0, "ask": 0}
 
 
 def spaye_results(stored: StoredGame) -> list[PlayerResult]:
@@ -81,6 +74,7 @@ class SpayeCog(commands.Cog, name="Späye"):
     async def cog_load(self) -> None:
         self.bot.store.games.register_kind(KIND, results=spaye_results)
         self.bot.actions.register(KIND, self.table.on_press)
+        self.bot.actions.register(KIND, self.on_board_page, action="board")
         self.bot.add_dynamic_items(SpayeUserSelect)
         self.bot.timers.register(EXPIRY_KIND, self.table.on_expiry)
         if self.bot.db.is_open:  # loaded without a database (command checks): no calendar
@@ -115,42 +109,33 @@ class SpayeCog(commands.Cog, name="Späye"):
         locale = locale_for_user(interaction)
         async with auto_defer(interaction):
             settings = await self.bot.guild_settings(guild)
-            today = settings.today(self.bot.clock.now())
+            now = self.bot.clock.now()
+            today = settings.today(now)
             existing = await self.bot.store.days.get(guild.id, today)
             if existing is not None:
                 await say(interaction, _already(existing.status, locale))
                 return
-            options = await self._options(guild.id, today, exercise or settings.default_exercise)
-            try:
-                game = new_game(KIND, [], new_seed(), options)
-            except ValueError:
-                await say(interaction, t("spaye.start.bad_exercise", locale))
+            if closing_instant(settings, today) <= now:
+                await say(interaction, closed_for_today(settings, today, locale))
                 return
             try:
-                game_id = await self.bot.store.days.open_day(
-                    guild.id, today, channel_id, game, day_meta(today)
+                _, game = await open_spaye(
+                    self.bot,
+                    guild.id,
+                    channel_id,
+                    today,
+                    exercise or settings.default_exercise,
+                    interaction.user,
                 )
             except DayAlreadyOpened as err:
                 await say(interaction, _already(err.day.status, locale))
                 return
-            await schedule_closing(self.bot, guild.id, today, game_id)
+            except ValueError:
+                await say(interaction, t("spaye.start.bad_exercise", locale))
+                return
             public = normalize_locale(settings.locale)
             opener = str(interaction.user.id)
             await respond(interaction, render.opened(opener, game.public_view(), public))
-
-    async def _options(self, guild_id: int, today: date, exercise: str) -> dict[str, Any]:
-        """Bonuses of last month's titles still unused, this month's späyins so far."""
-        titles = await self.bot.store.titles.of_month(guild_id, previous_month(today))
-        bonuses = {x.title: str(x.user_id) for x in titles if x.bonus_available}
-        spayins: dict[str, None] = {}
-        for stored in await self.bot.store.days.finished_in_month(guild_id, month_of(today)):
-            spayins.update(dict.fromkeys(stored.game.result().get("spayins") or []))
-        return {
-            "exercise": exercise.strip(),
-            "bonuses": bonuses,
-            "month_spayins": list(spayins),
-            "committee": [],
-        }
 
     # -- /spaye status and /spaye board -------------------------------------------------------
 
@@ -178,6 +163,37 @@ class SpayeCog(commands.Cog, name="Späye"):
             await respond(interaction, embed=embed, ephemeral=True)
 
     @spaye.command(
+        name=_("exercise", key="spaye.cmd.exercise.name"),
+        description=_(
+            "Propose another exercise for today, before the first däye",
+            key="spaye.cmd.exercise.description",
+        ),
+    )
+    @app_commands.rename(name=_("name", key="spaye.cmd.exercise.exercise.name"))
+    @app_commands.describe(
+        name=_("For example squats", key="spaye.cmd.exercise.exercise.description")
+    )
+    async def exercise(
+        self, interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        async with auto_defer(interaction):
+            settings = await self.bot.guild_settings(guild)
+            day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
+            if day is None:
+                await say(interaction, t("spaye.daye.no_day", locale))
+                return
+            if day.status != "active":
+                status = render.status_name(day.status, locale)
+                await say(interaction, t("spaye.daye.day_over", locale, status=status))
+                return
+            self.table.note_names(day.game_id, interaction.user)
+            await self.table.propose(interaction, day.game_id, name, settings)
+
+    @spaye.command(
         name=_("board", key="spaye.cmd.board.name"),
         description=_("The month's points and titles", key="spaye.cmd.board.description"),
     )
@@ -196,11 +212,35 @@ class SpayeCog(commands.Cog, name="Späye"):
         locale = locale_for_user(interaction)
         async with auto_defer(interaction, ephemeral=True):
             try:
-                embed = await board_embed(self.bot, guild, month, locale)
+                shown = await board(self.bot, guild, month, locale, viewer=str(interaction.user.id))
             except ValueError as err:
                 await say(interaction, str(err))
                 return
-            await respond(interaction, embed=embed, ephemeral=True)
+            await respond(
+                interaction, embed=shown.embed, view=board_view(shown, locale), ephemeral=True
+            )
+
+    async def on_board_page(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        """Previous / Next under the month's table (``gn:spaye:0:board:<month>.<page>``)."""
+        locale = locale_for_user(interaction)
+        wanted = parse_board_arg(press.arg)
+        if interaction.guild is None or wanted is None:
+            await say(interaction, t("errors.unknown_button", locale))
+            return
+        async with auto_defer(interaction):
+            try:
+                shown = await board(
+                    self.bot,
+                    interaction.guild,
+                    wanted[0],
+                    locale,
+                    viewer=str(interaction.user.id),
+                    page=wanted[1],
+                )
+            except ValueError as err:
+                await say(interaction, str(err))
+                return
+            await update_message(interaction, embed=shown.embed, view=board_view(shown, locale))
 
     # -- /daye --------------------------------------------------------------------------------
 
@@ -245,6 +285,7 @@ class SpayeCog(commands.Cog, name="Späye"):
                 status = render.status_name(day.status, locale)
                 await say(interaction, t("spaye.daye.day_over", locale, status=status))
                 return
+            self.table.note_names(day.game_id, interaction.user, *picked)
             await self.table.invite(interaction, day.game_id, [str(u.id) for u in picked], settings)
 
     # -- listeners ----------------------------------------------------------------------------
@@ -267,6 +308,13 @@ class SpayeCog(commands.Cog, name="Späye"):
             await self.table.spend_bonuses(stored, events)
         except Exception:
             log.exception("could not spend a closed day's bonuses", extra={"game_id": stored.id})
+
+
+def closed_for_today(settings: GuildSettings, today: date, locale: str) -> str:
+    """Past closing time no Späye opens that day: when the next one can (RULES.md)."""
+    tomorrow = today + timedelta(days=1)
+    opens = int(at_local(tomorrow, "00:00", settings.zone).timestamp())
+    return render.closed_for_today(settings.spaye_close, f"<t:{opens}:F>", locale)
 
 
 def _already(status: str, locale: str) -> str:

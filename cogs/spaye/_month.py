@@ -15,8 +15,10 @@ run). Then, in one transaction, the month is claimed and its titles are awarded 
 nothing; ties by the rules' tie-breaks; nobody with 0 points gets a title). Their bonuses are
 for the month after.
 
-Announcing (:func:`announce_month`): an embed with the three columns (däye · Grand Späyin,
-victory · Mastäye, repetition · Tikäo) and the titles, in the guild's language, posted to the
+Announcing (:func:`announce_month`): an embed with every späyin's three counters as text (for
+screen readers and search; the longest months end with "and N more: /spaye board") and
+the titles, with the same table as a picture (:mod:`cogs.spaye._picture`: the podium of the
+three titles, the columns as bars), in the guild's language, posted to the
 announcement channel (``/config announce-channel``); when it is unset or the bot can't post
 there, to the channel of the guild's latest Späye. Titles are marked announced and one
 durable DM timer per titleholder is armed in the same transaction, so each DM is sent even
@@ -33,6 +35,7 @@ successful post and its commit a crash would post again; every other step runs a
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
@@ -48,7 +51,15 @@ from bot.i18n import t
 from bot.storage import GuildSettings, StoredGame
 from bot.storage.models import SpayeDay
 from cogs.spaye._periods import closing_instant, guild_settings, month_after, month_before
-from cogs.spaye._render_month import COLOUR, add_columns, month_label, title_lines
+from cogs.spaye._picture import month_picture
+from cogs.spaye._render_month import (
+    COLOUR,
+    month_label,
+    picture_words,
+    ranked_players,
+    table_row,
+    title_lines,
+)
 
 __all__ = [
     "DM_KIND",
@@ -58,6 +69,7 @@ __all__ = [
     "deliver_title_dm",
     "month_embed",
     "month_end",
+    "month_names",
     "settle_month",
     "standings_of",
 ]
@@ -85,13 +97,15 @@ def settle_job(guild_id: int) -> str:
 
 
 async def standings_of(bot: Any, guild_id: int, month: str) -> dict[str, Any]:
-    """``month_standings`` over the guild's finished Späyes of ``month``."""
-    games: list[StoredGame] = await bot.store.days.finished_in_month(guild_id, month)
+    """``month_standings`` over the guild's finished and voided Späyes of ``month`` (a voided
+    day counts no point; its späyins are späyins of the month)."""
+    games: list[StoredGame] = await bot.store.days.closed_in_month(guild_id, month)
     return month_standings([g.game.result() for g in games])
 
 
-async def month_end(bot: Any, close: CloseDay) -> None:
-    """Settle and announce every month that ended in its guild's time zone (see above)."""
+async def month_end(bot: Any, close: CloseDay, *, run_timers: bool = True) -> None:
+    """Settle and announce every month that ended in its guild's time zone (see above).
+    ``run_timers=False`` from inside a timer's handler (the timers run after it anyway)."""
     async with _lock(bot):
         now = bot.clock.now()
         # No guild can have ended a month later than the one before the furthest-ahead zone's.
@@ -107,7 +121,8 @@ async def month_end(bot: Any, close: CloseDay) -> None:
             except Exception:
                 log.exception("month end failed", extra={"guild_id": guild_id})
         await _retry_announcements(bot, tried)
-    await bot.timers.run_due()  # the titleholders' DMs just armed
+    if run_timers:
+        await bot.timers.run_due()  # the titleholders' DMs just armed
 
 
 async def _end_months(
@@ -189,21 +204,41 @@ async def _retry_announcements(bot: Any, tried: set[tuple[int, str]]) -> None:
             log.exception("announcement retry failed", extra={"guild_id": guild_id})
 
 
+async def month_names(bot: Any, guild_id: int, month: str) -> dict[str, str]:
+    """Display names seen in the guild's Späyes of ``month`` (the latest day's win)."""
+    names: dict[str, str] = {}
+    for stored in await bot.store.games.find(guild_id=guild_id, kind="spaye", status=None):
+        if str(stored.meta.get("day", "")).startswith(month):
+            names = {**dict(stored.meta.get("names") or {}), **names}
+    return names
+
+
 def month_embed(
     standings: dict[str, Any], holders: dict[str, str | None], month: str, locale: str
 ) -> discord.Embed:
-    """The month's announcement: three columns and the titles."""
+    """The month's announcement: every späyin's counters (as many as an embed holds) and
+    the titles."""
+    head = t(
+        "spaye.cal.titles.description",
+        locale,
+        days=standings["days"],
+        next=month_label(month_after(month), locale),
+    )
+    points: dict[str, dict[str, int]] = standings["points"]
+    ranked = ranked_players(points)
+    lines = [head, ""]
+    for i, player in enumerate(ranked):
+        row = table_row(i + 1, player, points[player], holders, locale)
+        more = t("spaye.cal.table_more", locale, n=len(ranked) - i, month=month)
+        if len("\n".join([*lines, row, more])) > 4000:
+            lines.append(more)
+            break
+        lines.append(row)
     embed = discord.Embed(
         title=t("spaye.cal.titles.title", locale, month=month_label(month, locale)),
-        description=t(
-            "spaye.cal.titles.description",
-            locale,
-            days=standings["days"],
-            next=month_label(month_after(month), locale),
-        ),
+        description="\n".join(lines),
         colour=COLOUR,
     )
-    add_columns(embed, standings, locale, holders)
     embed.add_field(
         name=t("spaye.cal.titles.field", locale),
         value=title_lines(holders, locale, empty=t("spaye.cal.nobody", locale)),
@@ -223,7 +258,15 @@ async def announce_month(bot: Any, guild_id: int, month: str) -> bool:
         return await _post(bot, settings, content=text)
     holders: dict[str, str | None] = dict.fromkeys(TITLE_NAMES)
     holders.update({x.title: str(x.user_id) for x in awarded})
-    if not await _post(bot, settings, embed=month_embed(standings, holders, month, locale)):
+    names = await month_names(bot, guild_id, month)
+    picture = await asyncio.to_thread(
+        month_picture, standings, holders, names, picture_words(month, locale)
+    )
+    embed = month_embed(standings, holders, month, locale)
+    filename = f"spaye-{month}.png"
+    embed.set_image(url=f"attachment://{filename}")
+    alt = t("spaye.cal.picture.alt", locale)
+    if not await _post(bot, settings, embed=embed, picture=(filename, picture, alt)):
         return False
     async with bot.db.transaction():
         await bot.store.titles.mark_announced(guild_id, month)
@@ -244,8 +287,10 @@ async def _post(
     *,
     content: str | None = None,
     embed: discord.Embed | None = None,
+    picture: tuple[str, bytes, str] | None = None,
 ) -> bool:
-    """Send to the announcement channel, else to the channel of the latest Späye."""
+    """Send to the announcement channel, else to the channel of the latest Späye;
+    ``picture`` is ``(filename, PNG bytes, alt text)``, attached to each attempt."""
     targets: list[int] = []
     if settings.announce_channel_id is not None:
         targets.append(settings.announce_channel_id)
@@ -256,9 +301,16 @@ async def _post(
         targets.append(latest[0].channel_id)
     for channel_id in targets:
         channel = bot.get_partial_messageable(channel_id, guild_id=settings.guild_id)
+        files = []
+        if picture is not None:
+            name, data, alt = picture
+            files.append(discord.File(io.BytesIO(data), filename=name, description=alt))
         try:
             await channel.send(
-                content, embed=embed, allowed_mentions=discord.AllowedMentions.none()
+                content,
+                embed=embed,
+                files=files,
+                allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as err:
             log.warning(

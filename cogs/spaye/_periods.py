@@ -22,6 +22,7 @@ __all__ = [
     "month_after",
     "month_before",
     "parse_month",
+    "wall_instant",
     "wall_time_exists",
 ]
 
@@ -55,11 +56,16 @@ def closing_instant(settings: GuildSettings, day: date) -> datetime:
       Europe/Paris never shows on the clock) closes at the instant the clock jumps over it
       (03:00 local there): the first instant whose wall time is past the closing time.
     """
-    zone = settings.zone
-    first = at_local(day, settings.spaye_close, zone)  # fold=0: first occurrence, or past a gap
-    if wall_time_exists(day, settings.spaye_close, zone):
+    return wall_instant(day, settings.spaye_close, settings.zone)
+
+
+def wall_instant(day: date, hhmm: str, zone: ZoneInfo) -> datetime:
+    """The UTC instant the wall clock of ``zone`` first passes ``hhmm`` on ``day``: its first
+    occurrence when repeated, the jump over it when a change forward skips it."""
+    first = at_local(day, hhmm, zone)  # fold=0: first occurrence, or past a gap
+    if wall_time_exists(day, hhmm, zone):
         return first
-    wall = datetime.combine(day, parse_hhmm(settings.spaye_close))
+    wall = datetime.combine(day, parse_hhmm(hhmm))
     # In a gap, fold=0 reads the wall time with the offset before the change: ``first`` is
     # after the jump by the gap's length. Walk back to the jump itself (gaps are whole minutes).
     instant = first

@@ -40,10 +40,6 @@ def title_name(title: str) -> str:
     return TITLE_NAMES.get(title, title)
 
 
-def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
-    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
-
-
 def refusal(err: IllegalAction, locale: str) -> str:
     """An engine refusal in the reader's language, players shown as mentions."""
     params: dict[str, Any] = dict(err.params)
@@ -75,9 +71,15 @@ def status_name(status: str, locale: str) -> str:
 # -- the day ---------------------------------------------------------------------------------
 
 
-def opened(opener: str, view: Mapping[str, Any], locale: str) -> str:
+def opened(opener: str | None, view: Mapping[str, Any], locale: str) -> str:
+    """The opening message; ``opener`` ``None``: the bot opened it (workday opening)."""
+    first = (
+        t("spaye.start.opened_auto", locale, exercise=view["exercise"])
+        if opener is None
+        else t("spaye.start.opened", locale, player=mention(opener), exercise=view["exercise"])
+    )
     lines = [
-        t("spaye.start.opened", locale, player=mention(opener), exercise=view["exercise"]),
+        first,
         t("spaye.start.table", locale, table=view["table"]),
     ]
     bonuses = view["bonuses"]
@@ -85,6 +87,35 @@ def opened(opener: str, view: Mapping[str, Any], locale: str) -> str:
         held = ", ".join(f"{title_name(k)} ({mention(v)})" for k, v in bonuses.items())
         lines.append(t("spaye.start.bonuses", locale, bonuses=held))
     lines.append(t("spaye.start.how", locale))
+    return "\n".join(lines)
+
+
+def closed_for_today(time: str, next_day: str, locale: str) -> str:
+    return t("spaye.start.closed", locale, time=time, next=next_day)
+
+
+def exercise_choice(events: Sequence[Event], locale: str) -> str:
+    lines: list[str] = []
+    for e in events:
+        if e["type"] == "exercise_proposed":
+            lines.append(
+                t(
+                    "spaye.choice.proposed",
+                    locale,
+                    by=mention(e["by"]),
+                    exercise=e["exercise"],
+                    was=e["was"],
+                )
+            )
+        elif e["type"] == "exercise_agreed":
+            lines.append(
+                t(
+                    "spaye.choice.agreed",
+                    locale,
+                    player=mention(e["player"]),
+                    exercise=e["exercise"],
+                )
+            )
     return "\n".join(lines)
 
 
@@ -134,9 +165,21 @@ def recruit_offer(by: str, player: str, minutes: int, locale: str) -> str:
     return t("spaye.recruit.offer", locale, by=mention(by), player=mention(player), minutes=minutes)
 
 
-def invited_dm(by: str, final: bool, url: str, locale: str) -> str:
-    key = "spaye.dm.challenged_final" if final else "spaye.dm.challenged"
-    return t(key, locale, by=mention(by), url=url)
+def challenge_text(view: Mapping[str, Any], minutes: int, locale: str) -> str:
+    """The challenge message while its challenge waits: who, whom, who accepted already."""
+    c = view["challenge"]
+    lines = [challenge(c["by"], c["targets"], c["final"], minutes, locale)]
+    waiting = [p for p in c["targets"] if p not in c["accepted"]]
+    for p in c["accepted"]:
+        lines.append(
+            t(
+                "spaye.challenge.accepted_waiting",
+                locale,
+                player=mention(p),
+                waiting=mentions(waiting, locale),
+            )
+        )
+    return "\n".join(lines)
 
 
 # -- the däye --------------------------------------------------------------------------------
@@ -147,21 +190,102 @@ def daye_header(daye: Mapping[str, Any], locale: str) -> str:
     return t(key, locale, number=daye["number"], players=mentions(daye["players"], locale))
 
 
-def draw_prompt(daye: Mapping[str, Any], table: int, locale: str) -> str:
-    """The draw message: who drew (face down), who is still to draw. Never a card."""
+def round_line(
+    daye: Mapping[str, Any], number: int, cards: Sequence[Mapping[str, str]], locale: str
+) -> str:
+    shown = " · ".join(f"{mention(c['player'])} **{card(c['card'], locale)}**" for c in cards)
+    key = "spaye.reveal.final" if daye["final"] and len(cards) == 3 else "spaye.reveal.cards"
+    return t(key, locale, number=daye["number"], round=number, cards=shown)
+
+
+def daye_text(view: Mapping[str, Any], locale: str) -> str:
+    """The däye message, from the view alone: its header, every tied round revealed so far
+    (a tie's reveal never disappears), who drew face down, who is still to draw, the
+    recruiting of a third player; once the däye is over, "revealed below"."""
+    daye = view["daye"]
+    over = daye is None
+    if over:
+        daye = view["last_daye"]
     lines = [daye_header(daye, locale)]
-    drawn = daye.get("drawn") or []
-    for player in drawn:
+    rounds = daye["rounds"]
+    ties = rounds if not over else rounds[:-1]
+    for number, cards in enumerate(ties, start=1):
+        lines.append(round_line(daye, number, cards, locale))
+        if over or number < len(rounds) or not daye["recruiting"]:
+            lines.append(
+                t("spaye.reveal.tie", locale, players=mentions(daye["players"][:2], locale))
+            )
+        else:
+            lines.append(
+                t("spaye.reveal.recruit", locale, players=mentions(daye["players"], locale))
+            )
+    if over:
+        lines.append(t("spaye.daye.revealed_below", locale))
+        return "\n".join(lines)[:2000]
+    if daye["recruiting"] and daye["offer"] is not None:
+        offer = daye["offer"]
+        lines.append(
+            t(
+                "spaye.recruit.invited",
+                locale,
+                by=mention(offer["by"]),
+                player=mention(offer["player"]),
+            )
+        )
+    for player in daye.get("drawn") or []:
         lines.append(t("spaye.daye.drew_face_down", locale, player=mention(player)))
     waiting = daye.get("waiting") or []
     if waiting:
         lines.append(t("spaye.daye.waiting", locale, players=mentions(waiting, locale)))
-    lines.append(t("spaye.daye.table", locale, table=table))
-    return "\n".join(lines)
+    lines.append(t("spaye.daye.table", locale, table=view["table"]))
+    return "\n".join(lines)[:2000]
 
 
-def drawn_done(daye: Mapping[str, Any], locale: str) -> str:
-    return "\n".join([daye_header(daye, locale), t("spaye.daye.revealed_below", locale)])
+def record_text(record: Mapping[str, Any], view: Mapping[str, Any], locale: str) -> str:
+    """The reveal message: the reveal as it happened (kept in the game's meta while its
+    exercises are open), each exercise of the däye still to settle *as it stands now*, then
+    what happened to them (done, given up, the committee's answers, bonuses)."""
+    lines = [str(record["text"])]
+    pending = [e for e in view["exercises"] if e["id"] in record.get("ids", [])]
+    for ex in pending:
+        lines.append(exercise_line(ex, locale))
+    lines += [str(x) for x in record.get("lines", [])]
+    if pending:
+        lines.append(t("spaye.ex.how", locale))
+    return "\n".join(lines)[:2000]
+
+
+def exercise_line(ex: Mapping[str, Any], locale: str) -> str:
+    """One exercise still to settle: what to do now and what confirming it earns."""
+    what = exercise_words(ex, locale)
+    line = t("spaye.ex.todo", locale, id=ex["id"], player=mention(ex["player"]), what=what)
+    stake = ex.get("stake") or {}
+    if ex.get("adjusted"):
+        line += " " + t(
+            "spaye.ex.stake_adjusted",
+            locale,
+            reps=min(ex["reps"] * ex.get("sets", 1), stake.get("reps", 0)),
+        )
+    elif stake.get("victory"):
+        line += " " + t(
+            "spaye.ex.stake_final", locale, reps=stake["reps"], victory=stake["victory"]
+        )
+    else:
+        line += " " + t("spaye.ex.stake", locale, reps=stake.get("reps", 0))
+    request = ex.get("request")
+    if request is not None:
+        line += "\n" + t(
+            "spaye.adj.asked",
+            locale,
+            player=mention(ex["player"]),
+            id=ex["id"],
+            asked=f"{request['reps']} {request['exercise']}",
+            was=f"{ex['reps']} {ex['exercise']}",
+        )
+        line += " " + t("spaye.adj.who", locale, players=mentions(request["approvers"], locale))
+        if ex.get("final"):
+            line += " " + t("spaye.adj.final_warning", locale)
+    return line
 
 
 def reveal(events: Sequence[Event], locale: str) -> str:

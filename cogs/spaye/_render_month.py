@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import discord
 
-from bot.engine.spaye import COLUMNS, TITLE_NAMES, TITLE_OF_COLUMN, TITLES
+from bot.engine.spaye import COLUMNS, TITLE_NAMES, TITLES
 from bot.i18n import t
 
 __all__ = [
     "COLOUR",
-    "TOP",
-    "add_columns",
     "mention",
     "month_label",
+    "picture_words",
+    "ranked_players",
+    "table_row",
     "title_lines",
 ]
 
-TOP = 5
-"""Players shown per column."""
 COLOUR = discord.Colour.gold()
 
 
@@ -35,43 +33,6 @@ def month_label(month: str, locale: str) -> str:
     return t("spaye.cal.month_label", locale, month=name, year=year)
 
 
-def _column_rows(
-    column: str, points: Mapping[str, Mapping[str, int]], holder: str | None, locale: str
-) -> str:
-    """The column's best players; the titleholder (decided by the tie rules) heads a tie."""
-
-    def order(player: str) -> tuple[int, int, int]:
-        cols = points[player]
-        others = sum(n for c, n in cols.items() if c in COLUMNS and c != column)
-        return (-cols[column], 0 if player == holder else 1, -others)
-
-    ranked = sorted((p for p in points if points[p][column] > 0), key=order)[:TOP]
-    if not ranked:
-        return t("spaye.cal.nobody_yet", locale)
-    return "\n".join(
-        t("spaye.cal.row", locale, rank=i, player=mention(p), points=points[p][column])
-        for i, p in enumerate(ranked, start=1)
-    )
-
-
-def add_columns(
-    embed: discord.Embed,
-    standings: Mapping[str, Any],
-    locale: str,
-    holders: Mapping[str, str | None] | None = None,
-) -> None:
-    """One inline field per column (däye, victory, repetition) with its best players."""
-    titles = holders if holders is not None else standings["titles"]
-    for column in COLUMNS:
-        embed.add_field(
-            name=t(f"spaye.cal.column.{column}", locale),
-            value=_column_rows(
-                column, standings["points"], titles.get(TITLE_OF_COLUMN[column]), locale
-            ),
-            inline=True,
-        )
-
-
 def title_lines(holders: Mapping[str, str | int | None], locale: str, *, empty: str) -> str:
     """``Grand Späyin: @A`` lines in title order; ``empty`` for a title nobody holds."""
     return "\n".join(
@@ -84,3 +45,48 @@ def title_lines(holders: Mapping[str, str | int | None], locale: str, *, empty: 
         for title in TITLES
         for holder in [holders.get(title)]
     )
+
+
+def ranked_players(points: Mapping[str, Mapping[str, int]]) -> list[str]:
+    """Every späyin of the month, most points first (then däye, victory, repetition, then
+    the order they first played in): the rows of the month's table."""
+    order = {p: i for i, p in enumerate(points)}
+
+    def key(p: str) -> tuple[int, ...]:
+        cols = points[p]
+        total = sum(cols[c] for c in COLUMNS)
+        return (-total, *(-cols[c] for c in COLUMNS), order[p])
+
+    return sorted(points, key=key)
+
+
+def table_row(
+    rank: int,
+    player: str,
+    cols: Mapping[str, int],
+    holders: Mapping[str, str | None],
+    locale: str,
+) -> str:
+    """``3. @Ana · däye 5 · victory 2 · repetition 40 · total 47 🏆``."""
+    titles = [TITLE_NAMES[x] for x in TITLES if holders.get(x) == player]
+    line = t(
+        "spaye.cal.table_row",
+        locale,
+        rank=rank,
+        player=mention(player),
+        total=sum(cols[c] for c in COLUMNS),
+        **{c: cols[c] for c in COLUMNS},
+    )
+    return f"{line} · 🏆 {', '.join(titles)}" if titles else line
+
+
+def picture_words(month: str, locale: str) -> dict[str, str]:
+    """The words the month's picture writes, in ``locale``."""
+    words = {
+        "title": t("spaye.cal.board.title", locale, month=month_label(month, locale)),
+        "nobody": t("spaye.cal.nobody", locale),
+        "more": t("spaye.cal.picture.more", locale, n="{n}"),
+    }
+    words.update({c: t(f"spaye.cal.picture.{c}", locale) for c in COLUMNS})
+    words.update(TITLE_NAMES)
+    return words

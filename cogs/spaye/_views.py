@@ -12,7 +12,8 @@ made for an earlier challenge, round or request is recognised as stale:
 ``bonus`` ``tyrant`` ``double``  arg: the exercise id (the menu only its holder sees)
 ``approve`` / ``refuse``   arg: ``<exercise>-<request number>`` (``meta["ask"]``)
 ``recruit`` (user select)  arg: the däye number
-``share`` (user select)    arg: the exercise id
+``share`` (select)         arg: the exercise id; options: the eligible späyins
+``agree``                  arg: the proposal number (``meta["proposal"]``)
 =========================  ==========================================================
 """
 
@@ -25,7 +26,7 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import t
-from bot.ui import GameButton, GameView, Press, dispatch, game_custom_id, game_view
+from bot.ui import GameButton, GameSelect, GameView, Press, dispatch, game_custom_id, game_view
 
 KIND: Final = "spaye"
 MODAL_PREFIX: Final = "gnm:spaye:"
@@ -108,37 +109,79 @@ def recruit_view(game_id: int, daye: int, locale: str) -> GameView:
     )
 
 
-def exercise_view(game_id: int, ex: Mapping[str, Any], bonus: bool, locale: str) -> GameView:
-    """Done / Give up / Ask the committee, and "Bonus" when its holder may use one here."""
+def exercise_items(
+    game_id: int, ex: Mapping[str, Any], bonus: bool, locale: str, *, row: int | None = None
+) -> list[discord.ui.Item[Any]]:
+    """Done / Give up / Ask the committee, and "Bonus" when its holder may use one here;
+    labelled with the exercise number when several share a message."""
     eid = ex["id"]
+    tag = f" #{eid}" if row is not None else ""
     items: list[discord.ui.Item[Any]] = [
-        button(game_id, "done", eid, t("spaye.btn.done", locale), _Button.success, emoji="✅"),
-        button(game_id, "giveup", eid, t("spaye.btn.give_up", locale), _Button.danger),
-        button(game_id, "ask", eid, t("spaye.btn.ask", locale), emoji="⚖️"),
+        button(
+            game_id,
+            "done",
+            eid,
+            t("spaye.btn.done", locale) + tag,
+            _Button.success,
+            emoji="✅",
+            row=row,
+        ),
+        button(game_id, "giveup", eid, t("spaye.btn.give_up", locale), _Button.danger, row=row),
+        button(game_id, "ask", eid, t("spaye.btn.ask", locale), emoji="⚖️", row=row),
     ]
     if bonus:
-        items.append(button(game_id, "bonus", eid, t("spaye.btn.bonus", locale), emoji="✨"))
-    return game_view(*items)
+        items.append(
+            button(game_id, "bonus", eid, t("spaye.btn.bonus", locale), emoji="✨", row=row)
+        )
+    return items
+
+
+def exercise_view(game_id: int, ex: Mapping[str, Any], bonus: bool, locale: str) -> GameView:
+    return game_view(*exercise_items(game_id, ex, bonus, locale))
+
+
+def request_items(
+    game_id: int, eid: int, ask: int, locale: str, *, row: int | None = None
+) -> list[discord.ui.Item[Any]]:
+    arg = f"{eid}-{ask}"
+    tag = f" #{eid}" if row is not None else ""
+    return [
+        button(
+            game_id, "approve", arg, t("spaye.btn.approve", locale) + tag, _Button.success, row=row
+        ),
+        button(game_id, "refuse", arg, t("spaye.btn.refuse", locale), _Button.danger, row=row),
+    ]
 
 
 def request_view(game_id: int, eid: int, ask: int, locale: str) -> GameView:
-    arg = f"{eid}-{ask}"
+    return game_view(*request_items(game_id, eid, ask, locale))
+
+
+def agree_view(game_id: int, number: int, locale: str) -> GameView:
     return game_view(
-        button(game_id, "approve", arg, t("spaye.btn.approve", locale), _Button.success),
-        button(game_id, "refuse", arg, t("spaye.btn.refuse", locale), _Button.danger),
+        button(game_id, "agree", number, t("spaye.btn.agree", locale), _Button.success)
     )
 
 
-def bonus_menu(game_id: int, eid: int, titles: list[str], locale: str) -> GameView:
-    """The holder's own (ephemeral) menu of the bonuses that apply to exercise ``eid``."""
+def bonus_menu(
+    game_id: int, eid: int, titles: list[str], partners: Mapping[str, str], locale: str
+) -> GameView:
+    """The holder's own (ephemeral) menu of the bonuses that apply to exercise ``eid``; the
+    Grand Späyin picks among ``partners`` (``{id: name}``: only the späyins of the month)."""
     items: list[discord.ui.Item[Any]] = []
     if "mastaye" in titles:
         items.append(button(game_id, "tyrant", eid, t("spaye.btn.tyrant", locale), _Button.primary))
     if "tikao" in titles:
         items.append(button(game_id, "double", eid, t("spaye.btn.double", locale), _Button.primary))
-    if "grand_spayin" in titles:
+    if "grand_spayin" in titles and partners:
+        options = [
+            discord.SelectOption(label=name[:100] or pid, value=pid, description=pid)
+            for pid, name in list(partners.items())[:25]
+        ]
         items.append(
-            SpayeUserSelect(game_id, "share", str(eid), placeholder=t("spaye.btn.share", locale))
+            GameSelect(
+                KIND, game_id, "share", options, str(eid), placeholder=t("spaye.btn.share", locale)
+            )
         )
     return game_view(*items)
 

@@ -15,7 +15,7 @@ from cogs.help import HELP_GAMES, game_embeds, game_pages, overview_embed
 from tests.fakediscord import FakeDiscord
 
 RULING_KEYS = ("rulings", "bot_rulings")
-RULINGS = {"spaye": 8 + 14, "papayoo": 3, "speahx": 3 + 11, "spit": 2 + 11}
+RULINGS = {"spaye": 12 + 12, "papayoo": 3, "speahx": 3 + 11, "spit": 2 + 11}
 """[R] markers per game: RULES.md's rulings, plus those the implementation adds."""
 NOT_PLAYABLE_YET = tuple(game for game in HELP_GAMES if game not in GAMES)
 """Games without an engine yet."""
@@ -34,7 +34,7 @@ SPAYE_ADDED = {
         "every exercise is settled",
         "happens twice",
         "closes when the clock jumps past it",
-        "A voided day still records who played",
+        "even if that day is later voided",
         "drawing order",
         "first day of the next month in the server's time zone",
     ],
@@ -51,7 +51,7 @@ SPAYE_ADDED = {
         "chaque exercice est réglé",
         "deux fois",
         "quand l'horloge saute au-delà",
-        "Une journée annulée garde la trace",
+        "même si la journée est ensuite annulée",
         "l'ordre de tirage",
         "premier jour du mois suivant dans le fuseau du serveur",
     ],
@@ -202,8 +202,9 @@ async def test_long_help_pages_with_buttons(
         assert buttons["Précédente"].disabled and not buttons["Suivante"].disabled
 
         second = await fake.click(ana, shown, label="Suivante")
-        assert second.embeds[0]["title"] == t("help.bot_rulings_title", "fr")
-        assert "l'horloge saute" in second.embeds[0]["description"]
+        titles = [e.get("title") for e in second.embeds]
+        assert t("help.bot_rulings_title", "fr") in titles
+        assert any("l'horloge saute" in (e.get("description") or "") for e in second.embeds)
         assert {b.label: b.disabled for b in second.buttons} == {
             "Précédente": False,
             "Suivante": True,

@@ -85,9 +85,13 @@ async def test_a_full_day_through_discord(
                 assert refused.ephemeral and f"<@{ana.id}>" in refused.text
                 menu = await p.click(ana, ex, p.cid("bonus", 1))
                 assert menu.ephemeral and menu.response is not None
-                shared = await p.pick(ana, menu.response, p.cid("share", 1, "gnu"), bob)
+                shared = await p.choose(ana, menu.response, p.cid("share", 1, "gns"), bob)
                 assert shared.callback_type == 7
-                assert "Grand Späyin" in fake.channel_messages(office.general)[-2].text
+                assert await fake.wait_for(
+                    lambda: any(
+                        "Grand Späyin" in m.text for m in fake.channel_messages(office.general)[-3:]
+                    )
+                )
                 await p.exercise(ana, 1)
                 await p.exercise(bob, 2)
             if number == 4:  # Dan asks the committee; Eve (committee role) approves
@@ -194,10 +198,13 @@ async def test_refusals_change_nothing(office: Office, make_bot: MakeBot, clock:
         await p.answer(cid, posted)
         busy = await p.challenge(dan, ana)
         assert busy.ephemeral and "under way between" in busy.text
-        assert not p.fake.buttons(posted)  # answered: its buttons are gone
+        # answered: the challenge's own message now carries the däye's draws
+        assert [b.label for b in p.fake.buttons(posted)] == ["Draw"]
 
         # a double click: two Draw clicks of the same player at once, exactly one draws
         draw_msg = p.newest(p.cid("draw", "1-1"))
+        assert posted.response is not None and draw_msg.id == posted.response.id
+        draw_components = draw_msg.components
         both = await asyncio.gather(
             fake.click(bob, draw_msg, p.cid("draw", "1-1")),
             fake.click(bob, draw_msg, p.cid("draw", "1-1")),
@@ -209,7 +216,7 @@ async def test_refusals_change_nothing(office: Office, make_bot: MakeBot, clock:
         await p.draw(cid)
         # a client that still shows the Draw button of the däye just revealed
         old = draw_msg.components
-        draw_msg.components = draw_msg.versions[0].components
+        draw_msg.components = draw_components
         stale = await fake.click(bob, draw_msg, p.cid("draw", "1-1"))
         assert stale.ephemeral and "over" in stale.text
 
@@ -236,14 +243,18 @@ async def test_challenge_expires_on_its_timer_and_a_rerun_is_harmless(
         p = SpayeDriver(fake, bot, office.guild, office.general)
         await p.store_day(rounds_table([("KH", "2S")], [NK, "4C", "5C"], 0))
         posted = await p.challenge(office.ana, office.bob)
-        dm = fake.dms(office.bob)
-        assert dm and str(posted.response.id) in dm[-1].content  # type: ignore[union-attr]
+        assert not fake.dms(office.bob)  # the channel's mention is the one ping
         timer = await bot.store.timers.get(f"spaye:{p.game_id}:invite")
         assert timer is not None and timer.kind == EXPIRY_KIND
+        before = len(fake.channel_messages(office.general))
         clock.advance(minutes=11)
         assert await bot.timers.run_due() >= 1
+        # the challenge's own message says it expired, its buttons gone: no new message
         said = await fake.wait_for_message(office.general, lambda m: "expired" in m.text)
-        assert said is not None
+        assert said is not None and posted.response is not None and said.id == posted.response.id
+        assert not fake.buttons(said)
+        assert len(fake.channel_messages(office.general)) == before
+        said.components = said.versions[0].components  # a client still showing the buttons
         late = await p.answer(office.bob, posted)
         assert late.ephemeral and "no longer open" in late.text
         version = (await p.stored()).version
@@ -254,20 +265,29 @@ async def test_challenge_expires_on_its_timer_and_a_rerun_is_harmless(
         assert not again.ephemeral
 
 
-async def test_closed_dms_never_stop_a_challenge(
+async def test_a_challenge_pings_once_in_the_channel_whatever_the_dms(
     office: Office, make_bot: MakeBot, clock: FakeClock
 ) -> None:
+    """A challenged colleague learns it from the channel message that mentions them, at
+    once: with closed DMs nothing waits for their first click; with open DMs no DM repeats
+    the ping."""
     fake = office.fake
     fake.close_dms(office.bob)
     bot = make_bot(COGS)
     async with fake.run_client(bot):
         p = SpayeDriver(fake, bot, office.guild, office.general)
-        await p.store_day(rounds_table([("KH", "2S")], [NK, "4C", "5C"], 0))
+        await p.store_day(rounds_table([("KH", "2S"), ("3H", "9S")], [NK, "4C", "5C"], 0))
         posted = await p.challenge(office.ana, office.bob)
-        assert not posted.ephemeral
+        assert not posted.ephemeral and f"<@{office.bob.id}>" in posted.text
         accepted = await p.answer(office.bob, posted)
         assert accepted.callback_type == 7
-        assert any("challenges you" in m.text for m in fake.ephemerals(office.bob))
+        assert not fake.ephemerals(office.bob) and not fake.dms(office.bob)
+        await p.draw(office.ana)
+        await p.draw(office.bob)
+        posted = await p.challenge(office.cid, office.dan)  # Dan's DMs are open
+        assert f"<@{office.dan.id}>" in posted.text
+        assert not fake.dms(office.dan)
+        assert fake.count("POST", "/users/@me/channels") == 0
 
 
 # -- the final's recruit ---------------------------------------------------------------------
@@ -289,18 +309,29 @@ async def test_a_tie_leaving_three_cards_recruits_a_third_player(
         assert blocked.ephemeral
         nobody = await p.pick(cid, recruit, p.cid("recruit", 1, "gnu"), dan)
         assert nobody.ephemeral and "not in this däye" in nobody.text
-        offer = await p.pick(ana, recruit, p.cid("recruit", 1, "gnu"), cid)
-        assert not offer.ephemeral and f"<@{cid.id}>" in offer.text
-        declined = await p.answer(cid, offer, "decline")
+        picked = await p.pick(ana, recruit, p.cid("recruit", 1, "gnu"), cid)
+        assert picked.callback_type == 7  # the menu is taken away while Cid is asked
+        assert not fake.selects(recruit) and "7♥" in recruit.text  # the tie stays shown
+        offer = await p.wait_newest(f"gn:spaye:{p.game_id}:accept:")
+        assert f"<@{cid.id}>" in offer.text  # a new message: it pings Cid
+        declined = await p.click(cid, offer, p.custom_id(offer, f"gn:spaye:{p.game_id}:decline:"))
         assert declined.callback_type == 7
+        assert await fake.wait_for(lambda: fake.selects(recruit))  # someone else, then
         offer = await p.challenge(bob, dan)  # /daye works too for the späyins
         assert not offer.ephemeral, offer.text
+        assert not fake.selects(recruit)
         await p.answer(dan, offer)
         for player in (ana, bob, dan):
             await p.draw(player)
         view = await p.view()
         assert view["last_daye"]["final"] and view["table"] == 0
         assert [e["player"] for e in view["exercises"]] == ids(bob)
+        # the day finished: no recruiting menu is left anywhere
+        assert not any(
+            "recruit" in str(c.get("custom_id"))
+            for m in fake.channel_messages(office.general)
+            for c in fake.components_of(m)
+        )
 
 
 # -- restart ---------------------------------------------------------------------------------

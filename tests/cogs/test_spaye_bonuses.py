@@ -75,8 +75,11 @@ async def test_the_mastaye_hands_the_whole_exercise_to_todays_spayins(
         used = await p.click(ana, menu.response, p.cid("tyrant", 2))
         assert used.callback_type == 7 and "Bonus utilisé" in used.text
 
-        said = "\n".join(m.text for m in fake.channel_messages(office.general)[-4:])
-        assert "lazy tyrant" in said and all(f"<@{x}>" in said for x in (b, c, d))
+        def said() -> str:
+            return "\n".join(m.text for m in fake.channel_messages(office.general)[-4:])
+
+        assert await fake.wait_for(lambda: "lazy tyrant" in said())
+        assert all(f"<@{x}>" in said() for x in (b, c, d))
         view = await p.view()
         assert "mastaye" not in view["bonuses"] and view["bonuses_used"] == {"mastaye": a}
         assert view["points"][a]["reps"] == 8  # the stake, at once
@@ -91,6 +94,8 @@ async def test_the_mastaye_hands_the_whole_exercise_to_todays_spayins(
             handed = p.exercise_message(eid)
             assert "Bonus" not in labels(p, handed) and "no points" in handed.text
 
+        assert "Bonus" not in labels(p, ex)  # the record lost her exercise's buttons
+        ex.components = ex.versions[0].components  # a client still showing them
         gone = await p.click(ana, ex, p.cid("done", 2))  # her own exercise is gone
         assert gone.ephemeral
         again = await p.click(ana, ex, p.cid("bonus", 2))
@@ -135,7 +140,7 @@ async def test_a_voided_day_gives_the_mastaye_bonus_back(
         closing = await bot.store.timers.get(f"spaye:{p.game_id}:close")
         assert closing is not None
         clock.set(closing.due_at)
-        assert await bot.timers.run_due() == 1
+        assert await bot.timers.run_due() == 2  # the reminder (cards remain), the closing
         assert (await p.stored()).status == "voided"
         assert (await title_row(p, "mastaye")).bonus_available
 
@@ -200,8 +205,12 @@ async def test_the_tikao_draws_again_for_their_own_fate_only(
         used = await p.click(ana, menu.response, p.cid("double", 2))
         assert used.callback_type == 7
         assert (await title_row(p, "tikao")).bonus_used_game_id == p.game_id
+        assert await fake.wait_for(
+            lambda: any(
+                "double or nothing" in m.text for m in fake.channel_messages(office.general)[-3:]
+            )
+        )
         said = "\n".join(m.text for m in fake.channel_messages(office.general)[-3:])
-        assert "double or nothing" in said
 
         view = await p.view()
         assert view["bonuses_used"] == {"tikao": a}

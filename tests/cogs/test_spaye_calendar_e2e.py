@@ -107,6 +107,9 @@ def cards_left(a: str, b: str) -> SpayeGame:
 async def open_day(
     bot: GamenightBot, world: World, day: date, game: SpayeGame, *, channel: Any = None
 ) -> int:
+    """Store a day and arm its closing; the reminder before closing is off here (its own
+    tests are in ``test_spaye_reminder``), so timer counts are the closings'."""
+    await bot.store.game_settings.update(world.guild.id, "spaye", {"reminder_minutes": None})
     game_id = await bot.store.days.open_day(
         world.guild.id, day, (channel or world.general).id, game
     )
@@ -335,18 +338,20 @@ async def test_month_end_awards_announces_and_dms_once(
         assert len(news) == 1 and world.said(world.general)[-1].content.count("voided") == 1
         embed = news[0].embeds[0]
         assert embed["title"] == "🏆 Späye titles of March 2025"
-        names = [f["name"] for f in embed["fields"]]
-        assert names == [
-            "Däye · Grand Späyin",
-            "Victory · Mastäye",
-            "Repetition · Tikäo",
-            "Titles",
+        assert [f["name"] for f in embed["fields"]] == ["Titles"]
+        rows = embed["description"].splitlines()[2:]  # every späyin's counters, as text
+        assert rows == [
+            f"1. <@{b}> · däye 4 · victory 3 · repetition 14 · total 21 · 🏆 Mastäye, Tikäo",
+            f"2. <@{c}> · däye 3 · victory 3 · repetition 14 · total 20",
+            f"3. <@{a}> · däye 7 · victory 1 · repetition 0 · total 8 · 🏆 Grand Späyin",
+            f"4. <@{d}> · däye 6 · victory 0 · repetition 0 · total 6",
         ]
-        daye_column = embed["fields"][0]["value"].splitlines()
-        assert daye_column[:2] == [f"1. <@{a}>: 7", f"2. <@{d}>: 6"]
-        assert embed["fields"][1]["value"].splitlines()[:2] == [f"1. <@{b}>: 3", f"2. <@{c}>: 3"]
-        assert f"**Grand Späyin**: <@{a}>" in embed["fields"][3]["value"]
-        assert f"**Tikäo**: <@{b}>" in embed["fields"][3]["value"]
+        assert f"**Grand Späyin**: <@{a}>" in embed["fields"][0]["value"]
+        assert f"**Tikäo**: <@{b}>" in embed["fields"][0]["value"]
+        # ... and as a picture
+        assert embed["image"]["url"] == "attachment://spaye-2025-03.png"
+        (attachment,) = news[0].attachments
+        assert attachment["filename"] == "spaye-2025-03.png"
         assert (
             "Finished Späyes counted: 2" in embed["description"] and "April" in embed["description"]
         )
@@ -491,8 +496,12 @@ async def test_board_columns_titles_bonuses_and_provisional_today(
         embed = await board_embed(bot, guild, None, "en")
         assert embed.title == "Späye · March 2025"
         fields = {f.name: f.value for f in embed.fields}
-        assert fields["Däye · Grand Späyin"].splitlines()[0] == f"1. <@{a}>: 4"
-        assert fields["Repetition · Tikäo"] == f"1. <@{c}>: 14"
+        assert embed.description is not None
+        rows = embed.description.splitlines()[3:]
+        assert len(rows) == 4 and rows[0].startswith(
+            f"1. <@{c}> · däye 3 · victory 3 · repetition 14"
+        )
+        assert f"<@{a}> · däye 4" in embed.description
         assert f"**Mastäye**: <@{c}>" in fields["Leaders so far"]
         assert fields["Bonuses left in March 2025"] == f"**Grand Späyin**: <@{c}>"
         today = fields["Today's Späye (provisional)"]
@@ -503,7 +512,7 @@ async def test_board_columns_titles_bonuses_and_provisional_today(
         assert french.title == "Späye · février 2025"
         names = [f.name for f in french.fields]
         assert "Titres" in names and "Späye du jour (provisoire)" not in names
-        assert "**Tikäo** : personne" in french.fields[3].value
+        assert "**Tikäo** : personne" in french.fields[0].value
         with pytest.raises(ValueError, match="AAAA-MM"):
             await board_embed(bot, guild, "mars", "fr")
         with pytest.raises(ValueError, match="YYYY-MM"):

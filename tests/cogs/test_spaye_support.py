@@ -16,11 +16,13 @@ from datetime import date
 from typing import Any
 
 from bot.client import GamenightBot
+from bot.clock import month_of
 from bot.engine.cards import NIKAYE, standard_deck, value
 from bot.engine.spaye import SpayeGame
 from bot.storage import StoredGame
 from cogs.spaye._calendar import schedule_closing
-from cogs.spaye._cog import day_meta
+from cogs.spaye._month import month_names
+from cogs.spaye._opening import day_meta
 from cogs.spaye._render import card
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.driver import InteractionResult
@@ -64,8 +66,9 @@ class SpayeDriver:
         """A day on a stacked table, stored as ``/spaye start`` stores one (``seed`` decides
         only the Tikäo's redraw on such a table)."""
         game = SpayeGame.with_table(cards, seed=seed, options=options)
+        names = await month_names(self.bot, self.guild.id, month_of(day))
         self.game_id = await self.bot.store.days.open_day(
-            self.guild.id, day, self.channel.id, game, day_meta(day)
+            self.guild.id, day, self.channel.id, game, day_meta(day, names)
         )
         await schedule_closing(self.bot, self.guild.id, day, self.game_id)
         return await self.stored()
@@ -99,6 +102,14 @@ class SpayeDriver:
     ) -> InteractionResult:
         return self._keep(
             await self.fake.select(user, message, custom_id, [who], settle=self.settle)
+        )
+
+    async def choose(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, who: FakeUser
+    ) -> InteractionResult:
+        """Pick ``who`` in a select of späyins (its options' values are user ids)."""
+        return self._keep(
+            await self.fake.select(user, message, custom_id, [str(who.id)], settle=self.settle)
         )
 
     def cid(self, action: str, arg: object, prefix: str = "gn") -> str:
@@ -143,7 +154,16 @@ class SpayeDriver:
         options: dict[str, Any] = {"colleague": targets[0]}
         if len(targets) > 1:
             options["colleague2"] = targets[1]
-        return await self.slash(by, "daye", options)
+        posted = await self.slash(by, "daye", options)
+        if not posted.ephemeral and posted.response is not None:
+            # the bot notes the invitation's message after answering: wait for it
+            message_id = posted.response.id
+
+            async def noted() -> bool:
+                return (await self.stored()).meta.get("daye_message") == message_id
+
+            await self.fake.wait_for(noted)
+        return posted
 
     async def answer(
         self, user: FakeUser, challenge: InteractionResult, action: str = "accept"

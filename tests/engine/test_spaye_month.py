@@ -81,17 +81,24 @@ def test_one_player_may_hold_several_titles() -> None:
     assert got == {"grand_spayin": A, "mastaye": A, "tikao": A}
 
 
-def test_voided_day_contributes_nothing() -> None:
+def test_voided_day_counts_no_points_but_its_spayins_played() -> None:
+    """RULES.md: accepting makes both späyins for the month, even if that day is voided."""
     g = stacked(table("KS", "2H", size=5), [A, B])
     daye(g, A, B)
     ok(g, SYSTEM, {"type": "void"})
     voided = g.result()
     assert voided["status"] == "voided"
     month = month_standings([day((C, "daye", 1)), voided])
-    assert month["points"] == {C: {"daye": 1, "victory": 0, "reps": 0, "total": 1}}
+    zero = {"daye": 0, "victory": 0, "reps": 0, "total": 0}
+    assert month["points"] == {
+        C: {"daye": 1, "victory": 0, "reps": 0, "total": 1},
+        A: zero,
+        B: zero,
+    }
+    assert month["spayins"] == [C, A, B]
     assert month["titles"]["mastaye"] is None and month["days"] == 1
     # even a result that still lists points counts nothing once voided
-    assert month_standings([day((A, "daye", 5), status="voided")])["points"] == {}
+    assert month_standings([day((A, "daye", 5), status="voided")])["points"] == {A: zero}
 
 
 def test_running_day_does_not_count_yet() -> None:

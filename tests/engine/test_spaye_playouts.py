@@ -48,7 +48,11 @@ def moves(game: Game) -> list[tuple[str, dict[str, Any]]]:
     challenging when that is open, plus the bot's expiry."""
     found = [(p, a) for p in game.to_act() for a in game.legal_actions(p)]
     for p in POOL:
-        found += [(p, a) for a in game.legal_actions(p) if a["type"] == "challenge"]
+        found += [
+            (p, a)
+            for a in game.legal_actions(p)
+            if a["type"] in ("challenge", "propose_exercise", "agree_exercise")
+        ]
     found += [(SYSTEM, a) for a in game.legal_actions(SYSTEM) if a["type"] == "expire"]
     return found
 
@@ -62,6 +66,9 @@ def fill(game: Game, player: str, action: dict[str, Any], rnd: random.Random) ->
             action["targets"] = rnd.sample(others, 2)
         else:
             action["target"] = rnd.choice(others)
+    elif action["type"] == "propose_exercise":
+        current = game.public_view()["exercise"]
+        action["exercise"] = rnd.choice([x for x in ("squats", "plank", "burpees") if x != current])
     elif action["type"] == "recruit":
         busy = game.public_view()["daye"]["players"]
         action["player"] = rnd.choice([p for p in POOL if p not in busy])
@@ -152,7 +159,8 @@ def check_to_act(game: Game) -> None:
     acting = game.to_act()
     assert SYSTEM not in acting and len(set(acting)) == len(acting)
     for p in acting:
-        assert [a for a in game.legal_actions(p) if a["type"] != "challenge"]
+        free = ("challenge", "propose_exercise", "agree_exercise")
+        assert [a for a in game.legal_actions(p) if a["type"] not in free]
 
 
 def check_result(game: Game) -> None:

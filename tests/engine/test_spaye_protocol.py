@@ -182,6 +182,7 @@ def test_public_view_keys() -> None:
         "spayins",
         "bonuses",
         "bonuses_used",
+        "proposal",
     }
 
 

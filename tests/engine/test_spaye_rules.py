@@ -136,7 +136,10 @@ def test_void_needs_cards_left_close_finishes_an_empty_table() -> None:
 
 def test_anyone_challenges_a_colleague_who_joins_the_roster() -> None:
     g = fresh(1, A)
-    assert g.legal_actions(D) == [{"type": "challenge", "target": None}]
+    assert g.legal_actions(D) == [
+        {"type": "challenge", "target": None},
+        {"type": "propose_exercise", "exercise": None},
+    ]
     events = ok(g, D, {"type": "challenge", "target": B})
     assert events == [{"type": "challenge", "by": D, "targets": [B], "final": False}]
     assert g.public_view()["players"] == [A, D, B]
@@ -339,7 +342,7 @@ def test_reinsertion_in_a_random_table_replaces_a_random_card() -> None:
 
 def test_three_cards_left_the_final_needs_two_colleagues() -> None:
     g = stacked([NK, "9S", "5H"], [A])
-    assert g.legal_actions(A) == [{"type": "challenge", "targets": [None, None]}]
+    assert g.legal_actions(A)[0] == {"type": "challenge", "targets": [None, None]}
     illegal(g, A, {"type": "challenge", "target": B}, "spaye.final_needs_two")
     illegal(g, A, {"type": "challenge", "targets": [B, B]}, "spaye.same_target")
     illegal(g, A, {"type": "challenge", "targets": [A, B]}, "spaye.self_challenge")

@@ -36,6 +36,12 @@ approve/refuse, only one adjustment to answer).
                                                     every partner)
     ``{"type": "bonus_tyrant", "id": n}``           Mastäye
     ``{"type": "bonus_double", "id": n}``           Tikäo
+    ``{"type": "propose_exercise", "exercise": name}``  anyone, before the first däye and
+                                                    while no other proposal is pending
+    ``{"type": "agree_exercise", "exercise": name}``  anyone but the proposer: the proposed
+                                                    exercise becomes the day's (``exercise``
+                                                    may be left out; if given it must be the
+                                                    one pending)
     ``{"type": "expire"}``  SYSTEM: the pending challenge or recruit invitation timed out
     ``{"type": "void"}``    SYSTEM: closing time with cards left: the day is voided
     ``{"type": "close"}``   SYSTEM: closing time, whatever is left: voids the day when cards
@@ -69,7 +75,9 @@ Events. All public: they never hold a card before its reveal nor a table or disc
     victory_cancelled}; ``adjustment_refused`` {id, player, by, reps, exercise};
     ``bonus_used`` {title, player, id} plus {partner} (share), {players} (tyrant) or
     {card, double} (Tikäo's redrawn card); ``day_finished`` {ranking, scores};
-    ``day_voided`` {table, bonuses_returned}; ``committee_joined`` {player}.
+    ``day_voided`` {table, bonuses_returned}; ``committee_joined`` {player};
+    ``exercise_proposed`` {by, exercise, was}; ``exercise_agreed`` {by, player, exercise,
+    was}; ``exercise_proposal_lapsed`` {by, exercise} (the first däye started first).
     An exercise's ``origin`` is ``nikaye`` (drawn), ``share`` or ``tyrant`` (handed over
     by a bonus, worth no points); ``sets`` is 2 for a Tikäo who drew the nikäye again.
 
@@ -80,7 +88,7 @@ drawn, waiting, recruiting, offer: {by, player} or None, over, winner, nikayes} 
 None), dayes (started), exercises (id, player, daye, final, origin, exercise, reps,
 sets, adjusted, bonus, stake, request: {reps, exercise, approvers} or None), points
 ({player: {daye, victory, reps}}, provisional), scores, spayins, bonuses (still
-available {title: holder}), bonuses_used ({title: holder}). ``view(id)`` adds ``you``:
+available {title: holder}), bonuses_used ({title: holder}), proposal ({by, exercise} or None). ``view(id)`` adds ``you``:
 {id, to_act, legal_actions, exercises (ids), bonuses (titles available to them)}.
 Only the current and the last däye show their cards: the discard can't be consulted.
 
@@ -112,7 +120,10 @@ Rulings beyond RULES.md
       opponent; the Grand Späyin's partner may be the opponent.
     - The day finishes when the table is empty and every exercise is settled, or at
       closing time (``close``) once the table is empty.
-    - A voided day still lists its späyins.
+    - A voided day still lists its späyins: they are späyins of the month.
+    - The day's exercise: the opener's (the ``exercise`` option) until a colleague proposes
+      another and a second one agrees; one proposal at a time; from the first däye on it
+      is fixed and a pending proposal lapses.
     - Points earned by one action are listed in the däye's drawing order, which decides
       the month's last tie-break.
 """

@@ -131,12 +131,21 @@ def accept(s: State, player: str, action: Action) -> list[Event]:
     if len(c.accepted) < len(c.targets):
         return events
     s.challenge = None
+    events += lapse_proposal(s)
     s.dayes += 1
     players = [c.by, *c.targets]
     s.become_spayin(*players)
     s.daye = Daye(number=s.dayes, players=players, final=c.final)
     events.append({"type": "daye_started", "daye": s.dayes, "players": players, "final": c.final})
     return events
+
+
+def lapse_proposal(s: State) -> list[Event]:
+    """The first däye starts: a proposal nobody agreed to lapses; the exercise is fixed."""
+    if s.proposal is None:
+        return []
+    proposal, s.proposal = s.proposal, None
+    return [{"type": "exercise_proposal_lapsed", **proposal}]
 
 
 def decline(s: State, player: str, action: Action) -> list[Event]:

@@ -401,3 +401,89 @@ def _bonus_actions(s: State, ex: Exercise, held: list[str]) -> list[dict[str, An
         else:
             acts.append({"type": "bonus_double", "id": ex.id})
     return acts
+
+
+# -- the day's exercise, chosen with the späyins' agreement ----------------------------------
+
+
+def _check_before_first_daye(s: State) -> None:
+    if s.dayes > 0:
+        exercise = s.options["exercise"]
+        raise IllegalAction(
+            f"the day's exercise is fixed since the first däye: {exercise}",
+            "spaye.exercise_fixed",
+            exercise=exercise,
+        )
+
+
+def propose_exercise(s: State, player: str, action: Action) -> list[Event]:
+    """Another exercise for the day, until the first däye starts; one proposal at a time.
+    It replaces the day's exercise once a second colleague agrees."""
+    _check_before_first_daye(s)
+    if s.proposal is not None:
+        raise IllegalAction(
+            f"{mention(s.proposal['by'])} already proposed {s.proposal['exercise']}: "
+            "agree to it, or wait for the first däye",
+            "spaye.proposal_pending",
+            by=s.proposal["by"],
+            exercise=s.proposal["exercise"],
+        )
+    name = action.get("exercise")
+    if not isinstance(name, str) or not 1 <= len(" ".join(name.split())) <= MAX_EXERCISE_NAME:
+        raise IllegalAction(
+            f"name the exercise (1 to {MAX_EXERCISE_NAME} characters)", "spaye.bad_exercise_name"
+        )
+    name = " ".join(name.split())
+    if name == s.options["exercise"]:
+        raise IllegalAction(
+            f"{name} is already the day's exercise", "spaye.same_exercise", exercise=name
+        )
+    s.proposal = {"by": player, "exercise": name}
+    return [
+        {
+            "type": "exercise_proposed",
+            "by": player,
+            "exercise": name,
+            "was": s.options["exercise"],
+        }
+    ]
+
+
+def agree_exercise(s: State, player: str, action: Action) -> list[Event]:
+    """A second colleague agrees: the proposed exercise becomes the day's."""
+    _check_before_first_daye(s)
+    proposal = s.proposal
+    if proposal is None:
+        raise IllegalAction("no other exercise is proposed", "spaye.no_proposal")
+    if proposal["by"] == player:
+        raise IllegalAction("a second colleague must agree to your proposal", "spaye.own_proposal")
+    wanted = action.get("exercise")
+    if wanted is not None and wanted != proposal["exercise"]:
+        raise IllegalAction(
+            f"the exercise proposed now is {proposal['exercise']}",
+            "spaye.stale_proposal",
+            exercise=proposal["exercise"],
+        )
+    was = s.options["exercise"]
+    s.options["exercise"] = proposal["exercise"]
+    s.proposal = None
+    return [
+        {
+            "type": "exercise_agreed",
+            "by": proposal["by"],
+            "player": player,
+            "exercise": proposal["exercise"],
+            "was": was,
+        }
+    ]
+
+
+def exercise_choice_actions(s: State, player: str) -> list[dict[str, Any]]:
+    """Propose another exercise, or agree to the one proposed, before the first däye."""
+    if s.dayes > 0:
+        return []
+    if s.proposal is None:
+        return [{"type": "propose_exercise", "exercise": None}]
+    if s.proposal["by"] == player:
+        return []
+    return [{"type": "agree_exercise", "exercise": s.proposal["exercise"]}]

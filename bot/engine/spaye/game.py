@@ -35,6 +35,8 @@ PLAYER_ACTIONS: dict[str, Handler] = {
     "bonus_share": exercise.bonus_share,
     "bonus_tyrant": exercise.bonus_tyrant,
     "bonus_double": exercise.bonus_double,
+    "propose_exercise": exercise.propose_exercise,
+    "agree_exercise": exercise.agree_exercise,
 }
 SYSTEM_ACTIONS = ("expire", "void", "close", "committee")
 
@@ -171,7 +173,11 @@ class SpayeGame(Game):
             return [*acts, {"type": "close"}]
         if not is_player_id(player):
             return []
-        return self._challenge_template() + self._duties(player)
+        return (
+            self._challenge_template()
+            + exercise.exercise_choice_actions(s, player)
+            + self._duties(player)
+        )
 
     def _challenge_template(self) -> list[dict[str, Any]]:
         """Anyone may challenge while no däye or challenge is under way: the bot fills the
@@ -231,6 +237,7 @@ class SpayeGame(Game):
             "spayins": list(s.spayins),
             "bonuses": s.available_bonuses(),
             "bonuses_used": {t: u["player"] for t, u in s.bonuses_used.items()},
+            "proposal": None if s.proposal is None else dict(s.proposal),
         }
 
     def view(self, player: str) -> dict[str, Any]:

@@ -15,11 +15,12 @@ def month_standings(days: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Points and titles of a month.
 
     ``days`` are the ``result()`` of each Späye day of the month, oldest first. Only
-    finished days count: voided and still running ones are skipped. Returns::
+    finished days count points; a voided day's späyins are späyins of the month all the
+    same (with 0 points if that was all they played); running days are skipped. Returns::
 
         {"points": {player: {"daye": n, "victory": n, "reps": n, "total": n}},
          "titles": {"grand_spayin": id | None, "mastaye": id | None, "tikao": id | None},
-         "spayins": [ids who played a counted day, in order of first play],
+         "spayins": [ids who played a finished or voided day, in order of first play],
          "days": number of days counted}
 
     Each title goes to the most points in its column; ties go to more points in the
@@ -35,13 +36,15 @@ def month_standings(days: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         status = day.get("status")
         if status not in ("finished", "voided", "running"):
             raise ValueError(f"day {index}: not a Späye result (status {status!r})")
-        if status != "finished":
+        if status == "running":
             continue
-        counted += 1
         for p in day.get("spayins", []):
             if p not in spayins:
                 spayins.append(p)
             points.setdefault(p, dict.fromkeys(COLUMNS, 0))
+        if status != "finished":
+            continue
+        counted += 1
         for entry in sorted(day["timeline"], key=lambda e: int(e["seq"])):
             player, column, n = entry["player"], entry["column"], entry["points"]
             if column not in COLUMNS or not isinstance(n, int) or n <= 0:

@@ -183,6 +183,9 @@ class State:
     points: dict[str, dict[str, int]] = field(default_factory=dict)
     timeline: list[dict[str, Any]] = field(default_factory=list)
     bonuses_used: dict[str, dict[str, Any]] = field(default_factory=dict)
+    proposal: dict[str, str] | None = None
+    """Another exercise proposed for the day (``{by, exercise}``), waiting for a colleague's
+    agreement; only before the first däye starts."""
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -276,6 +279,7 @@ class State:
             "points": {p: dict(cols) for p, cols in self.points.items()},
             "timeline": [dict(t) for t in self.timeline],
             "bonuses_used": {t: dict(u) for t, u in self.bonuses_used.items()},
+            "proposal": None if self.proposal is None else dict(self.proposal),
         }
 
     @classmethod
@@ -299,6 +303,7 @@ class State:
             points={p: dict(cols) for p, cols in d["points"].items()},
             timeline=[dict(t) for t in d["timeline"]],
             bonuses_used={t: dict(u) for t, u in d["bonuses_used"].items()},
+            proposal=None if d.get("proposal") is None else dict(d["proposal"]),
         )
 
 
