@@ -19,10 +19,7 @@ from pydantic import ValidationError
 
 from bot.clock import parse_hhmm
 from bot.i18n import Lang, locale_for_user, t
-from bot.storage import SETTING_FIELDS, GuildSettings
-from bot.storage.models import is_known_timezone
-from bot.ui import reply_error, respond
-from cogs.spaye._settings import (
+from bot.spaye_settings import (
     SpayeSettings,
     parse_reminder,
     parse_weekdays,
@@ -30,6 +27,9 @@ from cogs.spaye._settings import (
     update_spaye_settings,
     weekday_names,
 )
+from bot.storage import SETTING_FIELDS, GuildSettings
+from bot.storage.models import is_known_timezone
+from bot.ui import reply_error, respond
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot

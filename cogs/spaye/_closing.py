@@ -18,11 +18,11 @@ from bot.clock import month_of
 from bot.engine import SYSTEM, Event
 from bot.engine.spaye import TITLE_NAMES
 from bot.i18n import t
+from bot.spaye_settings import spaye_settings
 from bot.storage import GameNotFound, GuildSettings, StoredGame
 from bot.storage.models import ActOutcome
 from cogs.spaye._periods import closing_instant, guild_settings
 from cogs.spaye._render_month import mention, month_label
-from cogs.spaye._settings import spaye_settings
 
 __all__ = [
     "CLOSE_KIND",

@@ -23,12 +23,12 @@ import discord
 from bot.clock import month_of
 from bot.engine import Game, new_game
 from bot.i18n import normalize_locale
+from bot.spaye_settings import SpayeSettings, spaye_settings
 from bot.storage import DayAlreadyOpened, GuildSettings
 from cogs.spaye import _render as render
 from cogs.spaye._closing import schedule_closing
 from cogs.spaye._month import month_names
 from cogs.spaye._periods import closing_instant, guild_settings, wall_instant
-from cogs.spaye._settings import SpayeSettings, spaye_settings
 
 __all__ = [
     "OPEN_KIND",

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from bot.storage import Store
-from cogs.spaye._settings import (
+from bot.spaye_settings import (
     SpayeSettings,
     parse_reminder,
     parse_weekdays,
     update_spaye_settings,
     validate,
 )
+from bot.storage import Store
 
 
 async def test_a_guild_without_settings_gets_an_empty_object(store: Store) -> None:

@@ -10,9 +10,9 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.engine.spaye import SpayeGame
+from bot.spaye_settings import SpayeSettings
 from bot.storage import GuildSettings
 from cogs.spaye._opening import day_meta, next_opening, opening_key, previous_opening
-from cogs.spaye._settings import SpayeSettings
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_spaye_support import COGS, NK, TODAY
 

@@ -1,5 +1,8 @@
 """Späye's own guild settings, kept in the generic per-game store (``game_settings``).
 
+They live beside the runtime, not in the Späye cog, because ``/config`` (another cog) shows
+and changes them and a cog never imports another.
+
 =====================  ========================================================  =========
 field                  meaning                                                   default
 =====================  ========================================================  =========
