@@ -114,7 +114,9 @@ class BotProcess:
         self.log_path = log_path
 
     @classmethod
-    async def start(cls, fake: FakeDiscord, db: Path, root: Path, log_path: Path) -> BotProcess:
+    async def start(
+        cls, fake: FakeDiscord, db: Path, root: Path, log_path: Path, profile: str | None = None
+    ) -> BotProcess:
         env = {**os.environ, "PYTHONPATH": str(root)}
         env.pop("DISCORD_TOKEN", None)
         log = log_path.open("w")
@@ -127,6 +129,7 @@ class BotProcess:
             fake.gateway_url,
             "--db",
             str(db),
+            *(["--profile", profile] if profile else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=log,
@@ -351,7 +354,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(args.bot_root).resolve() if args.bot_root else ROOT
-        bot = await BotProcess.start(fake, Path(tmp) / "load.sqlite3", root, Path(tmp) / "bot.log")
+        bot = await BotProcess.start(
+            fake, Path(tmp) / "load.sqlite3", root, Path(tmp) / "bot.log", args.profile
+        )
         try:
             base = await bot.stats("gc")
             rush_seconds = await asyncio.wait_for(load.rush_phase(), args.timeout)
@@ -367,7 +372,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(args.warmup)
             live = await bot.stats("gc")
             mark = len(fake.calls)
-            before = await bot.stats()
+            before = await bot.stats("profile" if args.profile else "stats")
             load.measuring = True
             driver_cpu = -cpu_seconds()
             await asyncio.sleep(args.duration)
@@ -453,6 +458,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300.0, help="bound on the start rush")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-root", help="checkout whose bot to run (default: this one)")
+    parser.add_argument("--profile", help="profile the bot in the window (cProfile file)")
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
     out = asyncio.run(run(args))

@@ -9,6 +9,7 @@ It runs the bot as ``python -m bot`` would (system clock, APScheduler, INFO logg
 stderr) and talks to its parent on stdin/stdout, one line each way:
 
 - it prints ``READY`` once connected and every cog is loaded;
+- ``profile`` -> start profiling (written to ``--profile`` at quit);
 - ``stats`` -> one JSON line: process CPU seconds, RSS, database thread round-trips, log
   records at INFO or above;
 - ``quit`` (or end of stdin) -> a clean shutdown.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import json
 import logging
@@ -36,6 +38,7 @@ import discord
 import yarl
 
 TOKEN = "fake-token"  # noqa: S105
+profiler = cProfile.Profile(time.process_time)
 COUNTS = {"db_round_trips": 0, "log_records": 0, "threads": 0}
 
 
@@ -118,8 +121,14 @@ async def serve(args: argparse.Namespace) -> None:
         elif line == "gc":
             gc.collect()
             print(json.dumps(stats()), flush=True)
+        elif line == "profile":
+            profiler.enable()
+            print(json.dumps(stats()), flush=True)
         elif line in ("quit", ""):
             break
+    profiler.disable()
+    if args.profile:
+        profiler.dump_stats(args.profile)
     await bot.close()
     runner.cancel()
 
@@ -130,6 +139,7 @@ def main() -> None:
     parser.add_argument("--gateway", required=True)
     parser.add_argument("--db", required=True)
     parser.add_argument("--cogs", default="cogs.papayoo")
+    parser.add_argument("--profile", help="write cProfile stats of the measured window here")
     args = parser.parse_args()
     asyncio.run(serve(args))
 
