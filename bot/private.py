@@ -51,6 +51,8 @@ log = logging.getLogger("gamenight.private")
 DMS_CLOSED = 50007
 """Discord's error code for "Cannot send messages to this user"."""
 MESSAGE_MAX = 2000
+DM_MEMORY = 100_000
+"""DM channel ids kept in memory (the database keeps them all)."""
 
 PrivateRender: TypeAlias = tuple[str | None, discord.Embed | None, discord.ui.View | None]
 """``(content, embed, view)`` for an ephemeral answer; any of them may be ``None``."""
@@ -73,6 +75,26 @@ class PrivateMessenger:
         self._store = store
         self._games = games
         self.renderers: dict[str, PrivateRenderer] = {}
+        self._dms: dict[int, int] = {}
+        self.dms_created = 0
+        """DM channels opened on Discord (``POST /users/@me/channels``) by this process."""
+
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The user's DM channel: known (in memory, then in the database, kept across
+        restarts) or opened once on Discord and remembered. discord.py's own cache holds
+        128 DM channels: with hundreds of players almost every DM would cost a lookup."""
+        channel_id = self._dms.get(user_id)
+        if channel_id is None:
+            channel_id = await self._store.dm_channel(user_id)
+        if channel_id is None:
+            channel = await self._client.create_dm(discord.Object(id=user_id))
+            self.dms_created += 1
+            channel_id = channel.id
+            await self._store.remember_dm(user_id, channel_id)
+        if len(self._dms) >= DM_MEMORY:
+            self._dms.clear()
+        self._dms[user_id] = channel_id
+        return self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     def register_renderer(self, kind: str, renderer: PrivateRenderer) -> None:
         """What "Show my hand" shows for games of ``kind``."""
@@ -107,7 +129,7 @@ class PrivateMessenger:
         if content is None and embed is None:
             raise ValueError("a private message needs content or an embed")
         try:
-            channel = await self._client.create_dm(discord.Object(id=user_id))
+            channel = await self.dm_channel(user_id)
             kwargs: dict[str, Any] = {"content": content, "embed": embed}
             if view is not None:
                 kwargs["view"] = view

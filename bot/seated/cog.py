@@ -494,7 +494,7 @@ class SeatedCog(commands.Cog):
         """A new DM holding the player's hand; ``None`` when their DMs are closed."""
         embed, controls = await self.hand_message(stored, player)
         try:
-            dm = await self.bot.create_dm(discord.Object(id=int(player)))
+            dm = await self.bot.private.dm_channel(int(player))
             message = await dm.send(embed=embed, view=controls or GameView())
         except discord.Forbidden:
             return None
