@@ -387,11 +387,15 @@ async def auto_defer(
     thinking: bool = False,
     after: float = 2.0,
 ) -> AsyncIterator[None]:
-    """Defer ``interaction`` only if the block is still running after ``after`` seconds."""
+    """Defer ``interaction`` only if the block is still running ``after`` seconds after
+    Discord created it (a busy bot may receive it late: the deadline counts from then)."""
     lock = _response_locks.setdefault(interaction.id, asyncio.Lock())
+    created = getattr(interaction, "created_at", None)
+    age = (discord.utils.utcnow() - created).total_seconds() if created is not None else 0.0
+    wait = min(after, max(0.0, after - age))
 
     async def later() -> None:
-        await asyncio.sleep(after)
+        await asyncio.sleep(wait)
         async with lock:
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
