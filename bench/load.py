@@ -15,8 +15,9 @@ answer, as Discord's 3 s deadline counts it), failures (no answer within 3 s, or
 that was not the update the player expected), REST calls per move (interaction answers not
 counted), the bot's CPU ms per interaction (its process CPU time, which the drivers' load
 disturbs less than wall time), database thread round-trips and log lines per interaction,
-and memory per live game (the bot's RSS with every table dealt, minus its RSS once ready,
-divided by the tables). The start rush is reported too: how long the N lobbies took to
+and memory per live game (the bot's RSS with every table dealt, minus its RSS once a first
+table was dealt, divided by the other tables, after a collection; ``--memory`` also traces the Python heap for the
+live bytes per game, which RSS overstates by what the start rush left fragmented). The start rush is reported too: how long the N lobbies took to
 open, fill and start, its answer times and failures, and how many games were stuck (a
 player without their hand 20 s after the rush).
 
@@ -115,7 +116,13 @@ class BotProcess:
 
     @classmethod
     async def start(
-        cls, fake: FakeDiscord, db: Path, root: Path, log_path: Path, profile: str | None = None
+        cls,
+        fake: FakeDiscord,
+        db: Path,
+        root: Path,
+        log_path: Path,
+        profile: str | None = None,
+        traced: bool = False,
     ) -> BotProcess:
         env = {**os.environ, "PYTHONPATH": str(root)}
         env.pop("DISCORD_TOKEN", None)
@@ -130,6 +137,7 @@ class BotProcess:
             "--db",
             str(db),
             *(["--profile", profile] if profile else []),
+            *(["--tracemalloc"] if traced else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=log,
@@ -233,11 +241,11 @@ class Load:
         result = await self._interact(fig, self.fake.click(host, message, start, settle=0))
         table.started = result is not None
 
-    async def rush_phase(self) -> float:
+    async def rush_phase(self, tables: list[TableRun]) -> float:
         began = time.monotonic()
         tasks = []
         gap = 1.0 / self.args.open_rate if self.args.open_rate else 0.0
-        for table in self.tables:
+        for table in tables:
             tasks.append(asyncio.create_task(self.open_table(table)))
             if gap:
                 await asyncio.sleep(gap)
@@ -355,11 +363,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(args.bot_root).resolve() if args.bot_root else ROOT
         bot = await BotProcess.start(
-            fake, Path(tmp) / "load.sqlite3", root, Path(tmp) / "bot.log", args.profile
+            fake, Path(tmp) / "load.sqlite3", root, Path(tmp) / "bot.log", args.profile, args.memory
         )
         try:
+            # One table first, so that the base counts what any game loads once (modules,
+            # caches); then the rush of the others.
+            await load.rush_phase(load.tables[:1])
             base = await bot.stats("gc")
-            rush_seconds = await asyncio.wait_for(load.rush_phase(), args.timeout)
+            rush_seconds = await asyncio.wait_for(load.rush_phase(load.tables[1:]), args.timeout)
             players = [
                 asyncio.create_task(load.player(table, user))
                 for table in load.tables
@@ -415,8 +426,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "db_trips": (after["db_round_trips"] - before["db_round_trips"]) / max(1, interactions),
         "threads": (after["threads"] - before["threads"]) / max(1, interactions),
         "log_lines": (after["log_records"] - before["log_records"]) / max(1, interactions),
-        "kb_per_game": (live["rss"] - base["rss"]) / 1024 / args.tables,
+        "kb_per_game": (live["rss"] - base["rss"]) / 1024 / max(1, args.tables - 1),
         "base_mb": base["rss"] / 2**20,
+        "objects_per_game": (live["objects"] - base["objects"]) / max(1, args.tables - 1),
+        "heap_kb_per_game": (live["traced"] - base["traced"]) / 1024 / max(1, args.tables - 1),
         "top_log": log_lines.most_common(3),
         "driver_share": driver_cpu / window,
     }
@@ -438,7 +451,12 @@ def report(out: dict[str, Any]) -> None:
         f" {out['log_lines']:.2f} log lines per interaction (players: {out['driver_share']:.0%});"
         f" REST calls per move {out['rest_per_move']:.2f}"
     )
-    print(f"  memory: base {out['base_mb']:.0f} MB, {out['kb_per_game']:.0f} KB per live game")
+    print(
+        f"  memory: base {out['base_mb']:.0f} MB, {out['kb_per_game']:.0f} KB per live game"
+        f" RSS ({out['objects_per_game']:.0f} Python objects"
+        + (f", {out['heap_kb_per_game']:.0f} KB of live heap" if out["heap_kb_per_game"] else "")
+        + " per game)"
+    )
     print(f"  REST: {out['rest_kinds']}")
     print(f"  log: {out['top_log']}")
 
@@ -459,6 +477,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-root", help="checkout whose bot to run (default: this one)")
     parser.add_argument("--profile", help="profile the bot in the window (cProfile file)")
+    parser.add_argument(
+        "--memory", action="store_true", help="trace the bot's heap: live KB per game (slower)"
+    )
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
     out = asyncio.run(run(args))

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
+import ctypes
 import gc
 import json
 import logging
@@ -30,6 +32,8 @@ import os
 import resource
 import sys
 import time
+import tracemalloc
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -120,7 +124,18 @@ async def serve(args: argparse.Namespace) -> None:
             print(json.dumps(stats()), flush=True)
         elif line == "gc":
             gc.collect()
-            print(json.dumps(stats()), flush=True)
+            with contextlib.suppress(OSError, AttributeError):
+                ctypes.CDLL("libc.so.6").malloc_trim(0)  # give freed memory back: RSS is live
+            traced = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else 0
+            extra = {"objects": len(gc.get_objects()), "traced": traced}
+            print(json.dumps(stats() | extra), flush=True)
+        elif line == "heap":
+            gc.collect()
+            top = tracemalloc.take_snapshot().statistics("lineno")[:25]
+            print(json.dumps([f"{x.size // 1024} KB {x.count} {x.traceback}" for x in top]))
+        elif line == "census":
+            kinds = Counter(type(o).__qualname__ for o in gc.get_objects())
+            print(json.dumps(dict(kinds.most_common(40))), flush=True)
         elif line == "profile":
             profiler.enable()
             print(json.dumps(stats()), flush=True)
@@ -140,7 +155,12 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--cogs", default="cogs.papayoo")
     parser.add_argument("--profile", help="write cProfile stats of the measured window here")
+    parser.add_argument(
+        "--tracemalloc", action="store_true", help="trace the Python heap (slower; live bytes)"
+    )
     args = parser.parse_args()
+    if args.tracemalloc:
+        tracemalloc.start()
     asyncio.run(serve(args))
 
 

@@ -271,6 +271,15 @@ class GameView(discord.ui.View):
     ) -> None:
         await report_error(interaction, error, where=str(getattr(item, "custom_id", item)))
 
+    def is_finished(self) -> bool:
+        """A view of kit items only (:class:`GameButton`, :class:`GameSelect`...) is routed by
+        its custom ids, never through discord.py's view store: counted as finished, it is not
+        stored per message (each stored view of a live hand or table would stay in memory)."""
+        children = self.children
+        if children and all(isinstance(item, discord.ui.DynamicItem) for item in children):
+            return True
+        return super().is_finished()
+
 
 def game_view(*items: discord.ui.Item[Any]) -> GameView:
     """A persistent view (no timeout) holding ``items``."""

@@ -274,15 +274,20 @@ class SeatedCog(commands.Cog):
         except ValueError as err:
             await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
             return
-        public = (await self.bot.guild_settings(guild)).locale
-        meta = {"locale": public, f"locale:{host}": locale, "kit": kit}
-        lobby_id = await self.bot.store.games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
-        stored = await self.bot.store.games.require(lobby_id)
-        sent = await interaction.response.send_message(
-            embed=self.lobby_embed(stored, public), view=self.lobby_view(stored, public)
-        )
+        async with auto_defer(interaction, thinking=True):
+            public = (await self.bot.guild_settings(guild)).locale
+            meta = {"locale": public, f"locale:{host}": locale, "kit": kit}
+            games = self.bot.store.games
+            lobby_id = await games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
+            stored = await games.require(lobby_id)
+            await respond(
+                interaction,
+                embed=self.lobby_embed(stored, public),
+                view=self.lobby_view(stored, public),
+            )
+        message = await interaction.original_response()
         due = self.bot.clock.now() + timedelta(minutes=self.spec.lobby_minutes)
-        payload = {"lobby_id": lobby_id, "message_id": sent.message_id}
+        payload = {"lobby_id": lobby_id, "message_id": message.id}
         await self.bot.timers.schedule(
             self.lobby_timer(), due, payload, key=self.lobby_key(lobby_id)
         )
