@@ -394,7 +394,7 @@ async def auto_defer(
     *,
     ephemeral: bool = False,
     thinking: bool = False,
-    after: float = 2.0,
+    after: float = 1.5,
 ) -> AsyncIterator[None]:
     """Defer ``interaction`` only if the block is still running ``after`` seconds after
     Discord created it (a busy bot may receive it late: the deadline counts from then)."""
