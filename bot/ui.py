@@ -23,7 +23,7 @@ could not be sent as a DM is delivered (``bot.private.flush_for``).
 
 Answer within 3 seconds: Discord drops an interaction not acknowledged in time. Engine moves
 and database writes take milliseconds; for anything that may be slow wrap the work in
-``async with auto_defer(interaction):`` (defers only if the work passes 2 s) or call
+``async with auto_defer(interaction):`` (defers once 1.5 s passed since Discord created it) or call
 :func:`defer` first, and answer with :func:`respond`, which picks the initial response or a
 follow-up as needed.
 """
