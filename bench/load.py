@@ -312,9 +312,11 @@ class Load:
                     fig.moves += 1
 
     def stuck(self) -> int:
-        """Started tables where a player has no live hand (nor controls coming)."""
+        """Started tables (the Start click answered) where a player has no hand 20 s later."""
         stuck = 0
         for table in self.tables:
+            if not table.started:
+                continue  # counted as rush failures, not as stuck games
             for user in table.users:
                 channel = user.dm_channel
                 msgs = self.fake.messages_in.get(channel.id, ()) if channel else ()
@@ -412,6 +414,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rush": summary(load.rush.latencies),
         "rush_failures": dict(load.rush.failures),
         "stuck": stuck,
+        "not_started": sum(1 for table in load.tables if not table.started),
         "window_s": window,
         "interactions": interactions,
         "per_s": interactions / window,
@@ -439,7 +442,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def report(out: dict[str, Any]) -> None:
     print(
         f"{out['tables']} tables, think {out['think']} s | start rush {out['rush_s']:.1f} s:"
-        f" answers {out['rush']}, failures {out['rush_failures'] or 0}, stuck games {out['stuck']}"
+        f" answers {out['rush']}, failures {out['rush_failures'] or 0}, tables not started"
+        f" {out['not_started']}, started games without every hand {out['stuck']}"
     )
     print(
         f"  window {out['window_s']:.1f} s: {out['interactions']} interactions,"
