@@ -104,7 +104,7 @@ def t(key: str, locale: str | discord.Locale | None = DEFAULT_LOCALE, /, **param
     if not params:
         return text
     try:
-        return string.Formatter().vformat(text, (), _KeepMissing(params))
+        return text.format_map(_KeepMissing(params))
     except (ValueError, IndexError, AttributeError):
         log.exception("bad translation template", extra={"key": key, "locale": lang})
         return text

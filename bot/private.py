@@ -51,6 +51,8 @@ log = logging.getLogger("gamenight.private")
 DMS_CLOSED = 50007
 """Discord's error code for "Cannot send messages to this user"."""
 MESSAGE_MAX = 2000
+DM_MEMORY = 100_000
+"""DM channel ids kept in memory (the database keeps them all)."""
 
 PrivateRender: TypeAlias = tuple[str | None, discord.Embed | None, discord.ui.View | None]
 """``(content, embed, view)`` for an ephemeral answer; any of them may be ``None``."""
@@ -73,6 +75,41 @@ class PrivateMessenger:
         self._store = store
         self._games = games
         self.renderers: dict[str, PrivateRenderer] = {}
+        self._dms: dict[int, int] = {}
+        self.dms_created = 0
+        """DM channels opened on Discord (``POST /users/@me/channels``) by this process."""
+
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The user's DM channel: known (in memory, then in the database, kept across
+        restarts) or opened once on Discord and remembered. discord.py's own cache holds
+        128 DM channels: with hundreds of players almost every DM would cost a lookup."""
+        channel, new = await self._open_dm(user_id)
+        if new:
+            await self._remember_dm(user_id, channel.id)
+        return channel
+
+    async def _open_dm(self, user_id: int) -> tuple[discord.PartialMessageable, bool]:
+        channel_id = self._dms.get(user_id)
+        if channel_id is None:
+            channel_id = await self._store.dm_channel(user_id)
+        new = channel_id is None
+        if channel_id is None:
+            channel = await self._client.create_dm(discord.Object(id=user_id))
+            self.dms_created += 1
+            channel_id = channel.id
+        if len(self._dms) >= DM_MEMORY:
+            self._dms.clear()
+        self._dms[user_id] = channel_id
+        messageable = self._client.get_partial_messageable(
+            channel_id, type=discord.ChannelType.private
+        )
+        return messageable, new
+
+    async def _remember_dm(self, user_id: int, channel_id: int) -> None:
+        try:
+            await self._store.remember_dm(user_id, channel_id)
+        except Exception:
+            log.exception("could not remember a DM channel", extra={"user_id": user_id})
 
     def register_renderer(self, kind: str, renderer: PrivateRenderer) -> None:
         """What "Show my hand" shows for games of ``kind``."""
@@ -106,8 +143,9 @@ class PrivateMessenger:
         """
         if content is None and embed is None:
             raise ValueError("a private message needs content or an embed")
+        opened: tuple[discord.PartialMessageable, bool] | None = None
         try:
-            channel = await self._client.create_dm(discord.Object(id=user_id))
+            opened = channel, _ = await self._open_dm(user_id)
             kwargs: dict[str, Any] = {"content": content, "embed": embed}
             if view is not None:
                 kwargs["view"] = view
@@ -120,7 +158,11 @@ class PrivateMessenger:
                 extra={"user_id": user_id, "key": key, "status": err.status, "code": err.code},
             )
             await self._keep(user_id, key, content, embed, locale)
+            if opened is not None and opened[1]:  # after what the user must see
+                await self._remember_dm(user_id, opened[0].id)
             return False
+        if opened[1]:
+            await self._remember_dm(user_id, opened[0].id)
         try:
             await self._store.discard(user_id, key)  # an older undelivered copy is stale now
         except Exception:

@@ -11,11 +11,14 @@ closing). Cogs register one handler per kind and schedule timers by key::
         await self.bot.store.games.act(payload["game_id"], SYSTEM, {"type": "close"})
         ...  # then tell the channel
 
-How a timer runs. Every path goes through :meth:`TimerService.run_due`, which runs, in
-order, each pending timer whose ``due_at`` has passed by ``bot.clock``: the APScheduler job
-armed for the timer (``DateTrigger``, job id ``timer:<key>``) calls it, a sweep every minute
-calls it, start-up calls it once the bot is ready (timers that fell due while the bot was
-down), and tests call it after moving a ``FakeClock``.
+How a timer runs. Every path goes through :meth:`TimerService.run_due`, which starts, soonest
+first, each pending timer whose ``due_at`` has passed by ``bot.clock``, at most
+``MAX_CONCURRENT`` handlers at a time (one slow handler never holds up the others), and
+waits for them. Who calls it: one wake-up armed for the earliest due timer (an
+``asyncio`` ``call_at`` over an in-memory heap of the pending timers' deadlines; scheduling
+a timer costs no scheduler job and no log line), a sweep every minute (APScheduler),
+start-up once the bot is ready (timers that fell due while the bot was down), and tests
+after moving a ``FakeClock``. A timer already running is never started twice.
 
 Delivery is *at least once*: a timer is marked done after its handler returns. If the bot
 dies in between, the handler runs again after restart, so handlers must be idempotent. For
@@ -34,6 +37,7 @@ start-up (``catch_up=True``) to do whatever periods it missed.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
@@ -45,7 +49,6 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.base import BaseTrigger
 from apscheduler.triggers.cron import CronTrigger
-from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.clock import Clock
@@ -63,6 +66,8 @@ TimerHandler: TypeAlias = Callable[[dict[str, Any]], Awaitable[None]]
 CronFunc: TypeAlias = Callable[[], Awaitable[None]]
 
 MAX_ATTEMPTS = 3
+MAX_CONCURRENT = 16
+"""Timer handlers running at once (a rush of turn timers moves many games together)."""
 RETRY_DELAY = timedelta(minutes=1)
 HANDLER_TIMEOUT = 120.0
 SWEEP_SECONDS = 60
@@ -100,9 +105,15 @@ class TimerService:
         )
         self._handlers: dict[str, TimerHandler] = {}
         self._crons: dict[str, _Cron] = {}
-        self._run_lock = asyncio.Lock()
         self._warned: set[str] = set()
         self._started = False
+        self._slots = asyncio.Semaphore(MAX_CONCURRENT)
+        self._running: dict[int, asyncio.Task[int]] = {}
+        self._armed: dict[str, datetime] = {}
+        self._heap: list[tuple[datetime, str]] = []
+        self._wakeup: asyncio.TimerHandle | None = None
+        self._wake_at: datetime | None = None
+        self._wake_tasks: set[asyncio.Task[None]] = set()
 
     # -- registration ---------------------------------------------------------------------
 
@@ -133,7 +144,7 @@ class TimerService:
             return
         self.scheduler.start()
         self.scheduler.add_job(
-            self.run_due,
+            self._sweep,
             IntervalTrigger(seconds=SWEEP_SECONDS, timezone=UTC_ZONE),
             id="timers:sweep",
             replace_existing=True,
@@ -156,12 +167,18 @@ class TimerService:
         """Stop APScheduler and wait (up to ``grace`` s) for a timer being run to finish."""
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+            await asyncio.sleep(0)  # AsyncIOScheduler stops on the loop's next turn
         self._started = False
-        try:
-            async with asyncio.timeout(grace), self._run_lock:
-                pass
-        except TimeoutError:
-            log.warning("a timer was still running at shutdown; it will run again")
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+        self._wakeup, self._wake_at = None, None
+        self._armed.clear()
+        self._heap.clear()
+        running = list(self._running.values())
+        if running:
+            _, late = await asyncio.wait(running, timeout=grace)
+            if late:
+                log.warning("a timer was still running at shutdown; it will run again")
         log.info("scheduler stopped")
 
     async def catch_up(self) -> None:
@@ -202,17 +219,33 @@ class TimerService:
         return await self._store.pending()
 
     async def run_due(self) -> int:
-        """Run every pending timer that is due by the clock; returns how many handlers ran."""
-        async with self._run_lock:
-            ran = 0
-            seen: set[int] = set()
-            while True:
-                batch = [t for t in await self._store.due(self._clock.now()) if t.id not in seen]
-                if not batch:
-                    return ran
-                for timer in batch:
-                    seen.add(timer.id)
-                    ran += await self._run_one(timer)
+        """Run every pending timer that is due by the clock (concurrently, bounded); returns
+        how many handlers ran. Timers another call is running are left to it."""
+        ran = 0
+        seen: set[int] = set()
+        while True:
+            due = await self._store.due(self._clock.now())
+            batch = [t for t in due if t.id not in seen and t.id not in self._running]
+            if not batch:
+                return ran
+            tasks = []
+            for timer in batch:
+                seen.add(timer.id)
+                task = asyncio.create_task(self._run_bounded(timer), name=f"timer:{timer.key}")
+                self._running[timer.id] = task
+                task.add_done_callback(self._finished(timer.id))
+                tasks.append(task)
+            ran += sum(await asyncio.gather(*tasks))
+
+    def _finished(self, timer_id: int) -> Callable[[asyncio.Task[int]], None]:
+        def done(task: asyncio.Task[int]) -> None:
+            self._running.pop(timer_id, None)
+
+        return done
+
+    async def _run_bounded(self, timer: Timer) -> int:
+        async with self._slots:
+            return await self._run_one(timer)
 
     async def _run_one(self, timer: Timer) -> int:
         handler = self._handlers.get(timer.kind)
@@ -249,30 +282,61 @@ class TimerService:
         else:
             log.error("timer given up", extra={"timer": timer.key, "attempts": attempts})
 
-    async def _job(self, key: str) -> None:
-        """What the APScheduler job of one timer runs."""
-        try:
-            await self.run_due()
-            timer = await self._store.get(key)
-            if timer is not None and not timer.done and timer.due_at > self._clock.now():
-                self._arm(key, timer.due_at)  # fired early (clock skew) or rescheduled
-        except Exception:
-            log.exception("timer job failed", extra={"timer": key})
+    # -- the wake-up ------------------------------------------------------------------------
+
+    def armed(self) -> dict[str, datetime]:
+        """The deadlines the wake-up knows (key -> due), for tests and benchmarks."""
+        return dict(self._armed)
+
+    def next_wakeup(self) -> datetime | None:
+        """When the wake-up will next run the due timers (``None``: nothing armed)."""
+        return self._wake_at
 
     def _arm(self, key: str, due_at: datetime) -> None:
-        if not self.scheduler.running:
+        if not self._started or not self.autorun:
             return
-        self.scheduler.add_job(
-            self._job,
-            DateTrigger(run_date=due_at, timezone=UTC_ZONE),
-            args=[key],
-            id=f"timer:{key}",
-            replace_existing=True,
-        )
+        self._armed[key] = due_at
+        heapq.heappush(self._heap, (due_at, key))
+        if len(self._heap) > 2 * len(self._armed) + 64:  # drop stale entries now and then
+            self._heap = [(due, k) for k, due in self._armed.items()]
+            heapq.heapify(self._heap)
+        if self._wake_at is None or due_at < self._wake_at:
+            self._set_wakeup(due_at)
 
     def _disarm(self, key: str) -> None:
-        if self.scheduler.running and self.scheduler.get_job(f"timer:{key}") is not None:
-            self.scheduler.remove_job(f"timer:{key}")
+        self._armed.pop(key, None)  # its heap entry is skipped when it comes up
+
+    def _set_wakeup(self, due_at: datetime) -> None:
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, (due_at - self._clock.now()).total_seconds())
+        self._wake_at = due_at
+        self._wakeup = loop.call_at(loop.time() + delay, self._wake)
+
+    def _wake(self) -> None:
+        self._wakeup, self._wake_at = None, None
+        now = self._clock.now()
+        fired = False
+        while self._heap and self._heap[0][0] <= now:
+            due_at, key = heapq.heappop(self._heap)
+            if self._armed.get(key) == due_at:
+                del self._armed[key]
+                fired = True
+        while self._heap and self._armed.get(self._heap[0][1]) != self._heap[0][0]:
+            heapq.heappop(self._heap)  # cancelled or rescheduled
+        if self._heap:
+            self._set_wakeup(self._heap[0][0])
+        if fired:
+            task = asyncio.get_running_loop().create_task(self._sweep(), name="timers:wakeup")
+            self._wake_tasks.add(task)
+            task.add_done_callback(self._wake_tasks.discard)
+
+    async def _sweep(self) -> None:
+        try:
+            await self.run_due()
+        except Exception:
+            log.exception("running due timers failed")
 
     async def _purge(self) -> None:
         try:

@@ -23,7 +23,7 @@ could not be sent as a DM is delivered (``bot.private.flush_for``).
 
 Answer within 3 seconds: Discord drops an interaction not acknowledged in time. Engine moves
 and database writes take milliseconds; for anything that may be slow wrap the work in
-``async with auto_defer(interaction):`` (defers only if the work passes 2 s) or call
+``async with auto_defer(interaction):`` (defers once 1.5 s passed since Discord created it) or call
 :func:`defer` first, and answer with :func:`respond`, which picks the initial response or a
 follow-up as needed.
 """
@@ -271,6 +271,15 @@ class GameView(discord.ui.View):
     ) -> None:
         await report_error(interaction, error, where=str(getattr(item, "custom_id", item)))
 
+    def is_finished(self) -> bool:
+        """A view of kit items only (:class:`GameButton`, :class:`GameSelect`...) is routed by
+        its custom ids, never through discord.py's view store: counted as finished, it is not
+        stored per message (each stored view of a live hand or table would stay in memory)."""
+        children = self.children
+        if children and all(isinstance(item, discord.ui.DynamicItem) for item in children):
+            return True
+        return super().is_finished()
+
 
 def game_view(*items: discord.ui.Item[Any]) -> GameView:
     """A persistent view (no timeout) holding ``items``."""
@@ -385,13 +394,17 @@ async def auto_defer(
     *,
     ephemeral: bool = False,
     thinking: bool = False,
-    after: float = 2.0,
+    after: float = 1.5,
 ) -> AsyncIterator[None]:
-    """Defer ``interaction`` only if the block is still running after ``after`` seconds."""
+    """Defer ``interaction`` only if the block is still running ``after`` seconds after
+    Discord created it (a busy bot may receive it late: the deadline counts from then)."""
     lock = _response_locks.setdefault(interaction.id, asyncio.Lock())
+    created = getattr(interaction, "created_at", None)
+    age = (discord.utils.utcnow() - created).total_seconds() if created is not None else 0.0
+    wait = min(after, max(0.0, after - age))
 
     async def later() -> None:
-        await asyncio.sleep(after)
+        await asyncio.sleep(wait)
         async with lock:
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -124,6 +125,9 @@ class SeatedCog(commands.Cog):
     TABLE_EDIT_INTERVAL: ClassVar[float] = 1.0
     """Seconds between two edits of one table: faster moves are shown together."""
     NOTICE_DELAY: ClassVar[float] = 8.0
+    START_RETRY: ClassVar[float] = 30.0
+    """Seconds after a start before a durable timer finishes its Discord side if it is not
+    done by then (a failure, a restart)."""
     COMPUTER_DELAY: ClassVar[float] = 1.2
     """A computer player's move appears after this, at a human pace."""
 
@@ -137,6 +141,7 @@ class SeatedCog(commands.Cog):
         self.order = ArrivalOrder()
         self._live: dict[int, _Live] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._starting: dict[int, asyncio.Lock] = {}
 
     # -- registration -----------------------------------------------------------------------
 
@@ -160,6 +165,12 @@ class SeatedCog(commands.Cog):
     def warn_key(self, game_id: int) -> str:
         return f"{self.kind}:{game_id}:warn"
 
+    def start_timer(self) -> str:
+        return f"{self.kind}.start"
+
+    def start_key(self, game_id: int) -> str:
+        return f"{self.kind}:{game_id}:start"
+
     def lobby_key(self, lobby_id: int) -> str:
         return f"{self.lobby_buttons}:{lobby_id}:expire"
 
@@ -173,13 +184,14 @@ class SeatedCog(commands.Cog):
         self.bot.timers.register(self.turn_timer(), self.on_turn_timer)
         self.bot.timers.register(self.warn_timer(), self.on_warn_timer)
         self.bot.timers.register(self.lobby_timer(), self.on_lobby_timer)
+        self.bot.timers.register(self.start_timer(), self.on_start_timer)
         self._spawn(self._resume())
 
     async def cog_unload(self) -> None:
         self.bot.actions.unregister(self.lobby_buttons)
         self.bot.actions.unregister(self.kind)
         self.bot.private.unregister_renderer(self.kind)
-        for kind in (self.turn_timer(), self.warn_timer(), self.lobby_timer()):
+        for kind in (self.turn_timer(), self.warn_timer(), self.lobby_timer(), self.start_timer()):
             self.bot.timers.unregister(kind)
         for task in list(self._tasks):
             task.cancel()
@@ -299,20 +311,25 @@ class SeatedCog(commands.Cog):
         except ValueError as err:
             await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
             return
-        public = (await self.bot.guild_settings(guild)).locale
-        meta = {
-            "locale": public,
-            f"locale:{host}": locale,
-            f"name:{host}": interaction.user.display_name,
-            "kit": kit,
-        }
-        lobby_id = await self.bot.store.games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
-        stored = await self.bot.store.games.require(lobby_id)
-        sent = await interaction.response.send_message(
-            embed=self.lobby_embed(stored, public), view=self.lobby_view(stored, public)
-        )
+        async with auto_defer(interaction, thinking=True):
+            public = (await self.bot.guild_settings(guild)).locale
+            meta = {
+                "locale": public,
+                f"locale:{host}": locale,
+                f"name:{host}": interaction.user.display_name,
+                "kit": kit,
+            }
+            games = self.bot.store.games
+            lobby_id = await games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
+            stored = await games.require(lobby_id)
+            await respond(
+                interaction,
+                embed=self.lobby_embed(stored, public),
+                view=self.lobby_view(stored, public),
+            )
+        message = await interaction.original_response()
         due = self.bot.clock.now() + timedelta(minutes=self.spec.lobby_minutes)
-        payload = {"lobby_id": lobby_id, "message_id": sent.message_id}
+        payload = {"lobby_id": lobby_id, "message_id": message.id}
         await self.bot.timers.schedule(
             self.lobby_timer(), due, payload, key=self.lobby_key(lobby_id)
         )
@@ -427,19 +444,20 @@ class SeatedCog(commands.Cog):
             if press.action == "join"
             else None
         )
-        try:
-            lobby, _ = await self.bot.store.games.act(
-                stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
+        async with auto_defer(interaction):
+            try:
+                lobby, _ = await self.bot.store.games.act(
+                    stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
+                )
+            except IllegalAction as err:
+                await self.say(interaction, self.lobby_refusal(err, locale))
+                return
+            note = t("lobby.cancelled", public) if lobby.status == "voided" else None
+            await update_message(
+                interaction,
+                embed=self.lobby_embed(lobby, public, note),
+                view=self.lobby_view(lobby, public) if lobby.is_active else GameView(),
             )
-        except IllegalAction as err:
-            await self.say(interaction, self.lobby_refusal(err, locale))
-            return
-        note = t("lobby.cancelled", public) if lobby.status == "voided" else None
-        await update_message(
-            interaction,
-            embed=self.lobby_embed(lobby, public, note),
-            view=self.lobby_view(lobby, public) if lobby.is_active else GameView(),
-        )
 
     async def _lobby_closed(self, lobby: StoredGame, events: list[Event]) -> None:
         """Inside the lobby's transaction: a started or cancelled lobby needs no expiry."""
@@ -503,6 +521,10 @@ class SeatedCog(commands.Cog):
             )
             new = await self.bot.store.games.require(game_id)
             await self._arm(new, [], None)
+            due = self.bot.clock.now() + timedelta(seconds=self.START_RETRY)
+            await self.bot.timers.schedule(
+                self.start_timer(), due, {"game_id": game_id}, key=self.start_key(game_id)
+            )
             created["game"] = new
 
         async with auto_defer(interaction):
@@ -517,20 +539,49 @@ class SeatedCog(commands.Cog):
                 await self.say(interaction, self.lobby_refusal(err, locale))
                 return
             stored = created["game"]
-            await update_message(
-                interaction, embed=self.table_embed(stored), view=self.table_view(stored)
-            )
+            try:
+                await update_message(
+                    interaction, embed=self.table_embed(stored), view=self.table_view(stored)
+                )
+                self.tables.shown((stored.id, "table"), stored.version)
+            except discord.HTTPException:
+                log.warning("the start was not answered", extra={"game_id": stored.id})
             self._spawn(self._post_start(stored))
 
-    async def _post_start(self, stored: StoredGame) -> None:
-        """The Discord side of a start, done once (and resumed after a restart): the call to
-        the players, their hands, the first computer move."""
+    async def on_start_timer(self, payload: dict[str, Any]) -> None:
+        """The Discord side of a start that a failure or a restart cut short."""
+        stored = await self.bot.store.games.get(int(payload["game_id"]))
+        if stored is not None and stored.is_active and not stored.meta.get("posted"):
+            await self._post_start(stored, resumed=True)
+            stored = await self.bot.store.games.require(stored.id)
+            if not stored.meta.get("posted"):
+                raise RuntimeError(f"game #{stored.id}: the start is not posted yet")
+
+    async def _post_start(self, stored: StoredGame, *, resumed: bool = False) -> None:
+        """The Discord side of a start (resumed after a failure or a restart): the table,
+        the call to the players (at most once: marked before it is sent), each player's
+        hand (exactly once: a hand sent but not recorded is found again in the DM), the
+        first computer move. One start at a time per game."""
+        lock = self._starting.setdefault(stored.id, asyncio.Lock())
+        try:
+            async with lock:
+                stored = await self.bot.store.games.require(stored.id)
+                if stored.is_active and not stored.meta.get("posted"):
+                    await self._deal_out(stored, resumed=resumed)
+        finally:
+            if not lock.locked():
+                self._starting.pop(stored.id, None)
+
+    async def _deal_out(self, stored: StoredGame, *, resumed: bool) -> None:
         public = self.public_locale(stored)
         players = stored.game.public_view()["players"]
         humans = [p for p in players if not is_computer(p)]
         hands: dict[str, Any] = dict(stored.meta.get("hands") or {})
+        if resumed:
+            self._edit_table(stored)
         try:
             if not stored.meta.get("called"):
+                stored = await self.bot.store.games.update_meta(stored.id, {"called": True})
                 await self.channel(stored).send(
                     t(
                         "seated.started",
@@ -543,24 +594,49 @@ class SeatedCog(commands.Cog):
                 )
             for player in [] if self.spec.public_board else humans:
                 if player not in hands:
-                    hands[player] = await self._send_hand(stored, player)
+                    found = await self._find_hand(stored, player) if resumed else None
+                    hands[player] = found or await self._send_hand(stored, player)
         except discord.HTTPException:
             log.exception("could not call the players of a game", extra={"game_id": stored.id})
+        posted = self.spec.public_board or all(p in hands for p in humans)
         stored = await self.bot.store.games.update_meta(
             stored.id,
-            {
-                "hands": hands,
-                "called": True,
-                "posted": self.spec.public_board or all(p in hands for p in humans),
-            },
+            {"hands": hands, "called": True, "posted": posted},
         )
+        if posted:
+            await self.bot.timers.cancel(self.start_key(stored.id))
         self._after_turn(stored, before=[], actor=None)
+
+    async def _find_hand(self, stored: StoredGame, player: str) -> list[int] | None:
+        """A hand of this game already in the player's DMs (sent before a crash): a message
+        newer than the table whose controls or title name this game."""
+        mark = f":{self.kind}:{stored.id}:"
+        title = re.compile(rf"#{stored.id}\b")
+        after = (
+            discord.Object(id=int(stored.meta["table_id"])) if stored.meta.get("table_id") else None
+        )
+        try:
+            dm = await self.bot.private.dm_channel(int(player))
+            async for message in dm.history(limit=10, after=after):
+                if self.bot.user is None or message.author.id != self.bot.user.id:
+                    continue
+                ids = [
+                    str(getattr(child, "custom_id", "") or "")
+                    for row in message.components
+                    for child in getattr(row, "children", [row])
+                ]
+                titles = [e.title or "" for e in message.embeds]
+                if any(mark in i for i in ids) or any(title.search(x) for x in titles):
+                    return [dm.id, message.id]
+        except discord.HTTPException:
+            return None
+        return None
 
     async def _send_hand(self, stored: StoredGame, player: str) -> list[int] | None:
         """A new DM holding the player's hand; ``None`` when their DMs are closed."""
         embed, controls = await self.hand_message(stored, player)
         try:
-            dm = await self.bot.create_dm(discord.Object(id=int(player)))
+            dm = await self.bot.private.dm_channel(int(player))
             message = await dm.send(embed=embed, view=controls or GameView())
         except discord.Forbidden:
             return None
@@ -1178,7 +1254,7 @@ class SeatedCog(commands.Cog):
         for stored in await self.bot.store.games.find(kind=self.kind, limit=10_000):
             await self._resume_notices(stored)
             if not stored.meta.get("posted"):
-                await self._post_start(stored)
+                await self._post_start(stored, resumed=True)
             elif any(is_computer(p) for p in stored.game.to_act()):
                 self._after_turn(stored, before=[], actor=None)
 

@@ -12,6 +12,14 @@ second call sees the state the first one saved and gets ``IllegalAction``.
 
 When an action ends a game, its results are written to ``game_results`` in the same
 transaction (see :meth:`GameStore.register_kind` to shape them per kind).
+
+Active games are cached in memory, write-through: ``get``/``require`` of an active game
+read no database, and ``act`` applies the move to a fresh ``load_game`` of the cached
+state text, so a refused move or a failed commit never leaves a half-applied object; the
+committed result replaces the cache entry after the commit. A :class:`StoredGame` returned
+by the store is shared: callers read it and never mutate it (``game.apply``, ``meta[...] =``).
+The cache assumes this process is the only writer (another writer's save makes ``act``
+fail with :class:`StaleGame` and drops the entry).
 """
 
 from __future__ import annotations
@@ -25,11 +33,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
-import aiosqlite
-
 from bot.clock import Clock, from_iso, to_iso
 from bot.engine import Event, Game, IllegalAction, load_game
-from bot.storage.db import Database
+from bot.storage.db import Database, Tx
 from bot.storage.models import ActOutcome, GameStatus, PlayerResult, StoredGame
 
 __all__ = [
@@ -145,6 +151,7 @@ _SELECT = (
 
 
 def _row_to_game(row: sqlite3.Row) -> StoredGame:
+    """A game from its row (a fresh object, owned by the caller)."""
     return StoredGame(
         id=row["id"],
         kind=row["kind"],
@@ -160,7 +167,7 @@ def _row_to_game(row: sqlite3.Row) -> StoredGame:
 
 
 async def insert_game(
-    conn: aiosqlite.Connection,
+    conn: Tx,
     *,
     kind: str,
     guild_id: int,
@@ -184,18 +191,18 @@ async def insert_game(
     return game_id
 
 
-async def fetch_game(conn: aiosqlite.Connection, game_id: int) -> StoredGame | None:
+async def fetch_game(conn: Tx, game_id: int) -> StoredGame | None:
     async with conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)) as cur:
         row = await cur.fetchone()
     return None if row is None else _row_to_game(row)
 
 
-async def _save(conn: aiosqlite.Connection, new: StoredGame, expected_version: int) -> None:
+async def _save(conn: Tx, new: StoredGame, expected_version: int, state: str | None = None) -> None:
     async with conn.execute(
         "UPDATE games SET state = ?, status = ?, meta = ?, version = ?, updated_at = ?"
         " WHERE id = ? AND version = ?",
         (
-            new.game.dumps(),
+            new.game.dumps() if state is None else state,
             new.status,
             _dumps(new.meta),
             new.version,
@@ -208,9 +215,7 @@ async def _save(conn: aiosqlite.Connection, new: StoredGame, expected_version: i
             raise StaleGame(f"game #{new.id} is no longer at version {expected_version}")
 
 
-async def _record_results(
-    conn: aiosqlite.Connection, stored: StoredGame, lines: list[PlayerResult]
-) -> None:
+async def _record_results(conn: Tx, stored: StoredGame, lines: list[PlayerResult]) -> None:
     await conn.executemany(
         "INSERT OR REPLACE INTO game_results (game_id, guild_id, kind, user_id, points, won,"
         " rank, rounds, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -240,6 +245,8 @@ class GameStore:
         self._clock = clock
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._hooks: dict[str, KindHooks] = {}
+        self._cache: dict[int, tuple[str, StoredGame]] = {}
+        """Active games as committed: (state text, shared read-only object)."""
 
     # -- per-kind behaviour ---------------------------------------------------------------
 
@@ -265,9 +272,36 @@ class GameStore:
     # -- reads ----------------------------------------------------------------------------
 
     async def get(self, game_id: int) -> StoredGame | None:
-        """The game, or ``None`` when there is no such id."""
-        async with self._db.read() as conn:
-            return await fetch_game(conn, game_id)
+        """The game, or ``None`` when there is no such id (shared: never mutate it)."""
+        found = await self._current(game_id)
+        return None if found is None else found[1]
+
+    async def _current(self, game_id: int) -> tuple[str, StoredGame] | None:
+        cached = self._cache.get(game_id)
+        if cached is not None and not self._db.in_transaction():
+            return cached
+        async with (
+            self._db.read() as conn,
+            conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)) as cur,
+        ):
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        found = (str(row["state"]), _row_to_game(row))
+        if not self._db.in_transaction():
+            self._remember(found[0], found[1])
+        return found
+
+    def _remember(self, state: str, stored: StoredGame) -> None:
+        """Keep a committed game while it is active (never from inside a transaction)."""
+        if stored.is_active and not self._db.in_transaction():
+            self._cache[stored.id] = (state, stored)
+        else:
+            self._cache.pop(stored.id, None)
+
+    def cached(self) -> int:
+        """How many active games are held in memory."""
+        return len(self._cache)
 
     async def require(self, game_id: int) -> StoredGame:
         """The game; raises :class:`GameNotFound` when there is no such id."""
@@ -358,12 +392,15 @@ class GameStore:
         :class:`GameNotFound` for an unknown id.
         """
         async with self.lock(game_id):
-            stored = await self.require(game_id)
+            found = await self._current(game_id)
+            if found is None:
+                raise GameNotFound(game_id)
+            text, stored = found
             if not stored.is_active:
                 raise GameClosed(game_id, stored.status)
             if guard is not None:
                 guard(stored)
-            game = stored.game
+            game = load_game(text)
             events = game.apply(str(player_id), action)
             hooks = self.hooks(stored.kind)
             new = replace(
@@ -375,12 +412,18 @@ class GameStore:
                 updated_at=self._clock.now(),
             )
             lines = hooks.results(new) if new.status == "over" else []
-            async with self._db.transaction() as conn:
-                await _save(conn, new, stored.version)
-                if lines:
-                    await _record_results(conn, new, lines)
-                if in_tx is not None:
-                    await in_tx(new, events)
+            state = game.dumps()
+            try:
+                async with self._db.transaction() as conn:
+                    await _save(conn, new, stored.version, state)
+                    if lines:
+                        await _record_results(conn, new, lines)
+                    if in_tx is not None:
+                        await in_tx(new, events)
+            except StaleGame:
+                self._cache.pop(game_id, None)
+                raise
+            self._remember(state, new)
             log.debug(
                 "game saved",
                 extra={"game_id": game_id, "version": new.version, "status": new.status},
@@ -397,8 +440,10 @@ class GameStore:
                 version=stored.version + 1,
                 updated_at=self._clock.now(),
             )
+            state = new.game.dumps()
             async with self._db.transaction() as conn:
-                await _save(conn, new, stored.version)
+                await _save(conn, new, stored.version, state)
+            self._remember(state, new)
             return new
 
     async def set_status(self, game_id: int, status: GameStatus) -> StoredGame:
@@ -417,8 +462,10 @@ class GameStore:
             )
             finished = status == "over" and new.game.is_over()
             lines = self.hooks(new.kind).results(new) if finished else []
+            state = new.game.dumps()
             async with self._db.transaction() as conn:
-                await _save(conn, new, stored.version)
+                await _save(conn, new, stored.version, state)
                 if lines:
                     await _record_results(conn, new, lines)
+            self._remember(state, new)
             return new

@@ -176,10 +176,21 @@ UPDATE games
  WHERE kind = 'papayoo_lobby';
 """
 
+_DM_CHANNELS = """
+-- The DM channel of each user the bot has written to: a hand or a notice needs no
+-- channel lookup on Discord once it is known, across restarts.
+CREATE TABLE dm_channels (
+    user_id     INTEGER PRIMARY KEY,
+    channel_id  INTEGER NOT NULL,
+    updated_at  TEXT    NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
     Migration(3, "one lobby kind for every seated game", _SEATED_LOBBIES),
+    Migration(4, "DM channels known per user", _DM_CHANNELS),
 )
 
 

@@ -1,4 +1,5 @@
-"""Private content kept for users whose DMs are closed (``pending_private``)."""
+"""Private content kept for users whose DMs are closed (``pending_private``), and the DM
+channel of each user (``dm_channels``)."""
 
 from __future__ import annotations
 
@@ -90,4 +91,20 @@ class PrivateStore:
 
     async def forget_user(self, user_id: int) -> int:
         """Delete everything kept for a user (data deletion request)."""
+        await self._db.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
         return await self._db.execute("DELETE FROM pending_private WHERE user_id = ?", (user_id,))
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The id of the user's DM channel, if the bot ever opened it."""
+        value = await self._db.fetchval(
+            "SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,)
+        )
+        return None if value is None else int(value)
+
+    async def remember_dm(self, user_id: int, channel_id: int) -> None:
+        await self._db.execute(
+            "INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+            " updated_at = excluded.updated_at",
+            (user_id, channel_id, to_iso(self._clock.now())),
+        )

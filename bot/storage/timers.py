@@ -41,13 +41,13 @@ class TimerStore:
         """Create the timer ``key``, replacing any older one with that key (done or not)."""
         body = json.dumps(dict(payload), separators=(",", ":"), sort_keys=True)
         async with self._db.transaction() as conn:
-            await conn.execute("DELETE FROM timers WHERE key = ?", (key,))
-            await conn.execute(
-                "INSERT INTO timers (key, kind, due_at, payload, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+            # A new row (a new id) even for a known key: see mark_done. One trip in all.
+            conn.defer("DELETE FROM timers WHERE key = ?", (key,))
+            async with conn.execute(
+                "INSERT INTO timers (key, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)"
+                " RETURNING id, key, kind, due_at, payload, done, attempts, last_error",
                 (key, kind, to_iso(due_at), body, to_iso(self._clock.now())),
-            )
-            async with conn.execute(f"{_SELECT} WHERE key = ?", (key,)) as cur:
+            ) as cur:
                 row = await cur.fetchone()
         if row is None:
             raise RuntimeError(f"timer {key!r} vanished")

@@ -27,14 +27,21 @@ class FakeDMs:
     def __init__(self) -> None:
         self.sent: list[tuple[int, dict[str, Any]]] = []
         self.fail: dict[int, Exception] = {}
+        self.created: list[int] = []
 
     async def create_dm(self, user: discord.abc.Snowflake) -> Any:
-        async def send(**kwargs: Any) -> None:
-            if user.id in self.fail:
-                raise self.fail[user.id]
-            self.sent.append((user.id, kwargs))
+        self.created.append(user.id)
+        return self.get_partial_messageable(user.id + 1000)
 
-        return SimpleNamespace(send=send)
+    def get_partial_messageable(self, channel_id: int, **kwargs: Any) -> Any:
+        user_id = channel_id - 1000
+
+        async def send(**kwargs: Any) -> None:
+            if user_id in self.fail:
+                raise self.fail[user_id]
+            self.sent.append((user_id, kwargs))
+
+        return SimpleNamespace(id=channel_id, send=send)
 
 
 @pytest.fixture
@@ -51,6 +58,20 @@ async def test_dm_sent(private: PrivateMessenger, dms: FakeDMs, store: Store) ->
     assert await private.send(111, "papayoo:1:hand", "your cards")
     assert dms.sent == [(111, {"content": "your cards", "embed": None})]
     assert await store.private.pending(111) == []
+
+
+async def test_dm_channel_opened_once_and_kept_across_restarts(
+    private: PrivateMessenger, dms: FakeDMs, store: Store
+) -> None:
+    assert await private.send(111, "a", "one")
+    assert await private.send(111, "b", "two")
+    assert dms.created == [111]
+    restarted = PrivateMessenger(dms, store.private, store.games)  # type: ignore[arg-type]
+    assert await restarted.send(111, "c", "three")
+    assert dms.created == [111]  # known from the database
+    assert [user for user, _ in dms.sent] == [111, 111, 111]
+    await store.private.forget_user(111)
+    assert await store.private.dm_channel(111) is None
 
 
 async def test_closed_dms_are_kept_and_delivered_once(

@@ -1,0 +1,168 @@
+"""The bot side of ``bench.load``: one real bot process pointed at a fake Discord.
+
+Started by ``bench.load`` (never by hand)::
+
+    python -m bench.load_bot --api http://127.0.0.1:PORT/api/v10 --gateway ws://127.0.0.1:PORT/gateway
+        --db FILE [--cogs cogs.papayoo]
+
+It runs the bot as ``python -m bot`` would (system clock, APScheduler, INFO logging to
+stderr) and talks to its parent on stdin/stdout, one line each way:
+
+- it prints ``READY`` once connected and every cog is loaded;
+- ``profile`` -> start profiling (written to ``--profile`` at quit);
+- ``stats`` -> one JSON line: process CPU seconds, RSS, database thread round-trips, log
+  records at INFO or above;
+- ``quit`` (or end of stdin) -> a clean shutdown.
+
+Works on any checkout of the bot that has ``bot.client.GamenightBot`` and
+``bot.settings.Settings`` (run it with that checkout's root on ``PYTHONPATH``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import ctypes
+import gc
+import json
+import logging
+import os
+import resource
+import sys
+import time
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import aiosqlite.core
+import discord
+import yarl
+
+TOKEN = "fake-token"  # noqa: S105
+profiler = cProfile.Profile(time.process_time)
+COUNTS = {"db_round_trips": 0, "log_records": 0, "threads": 0}
+
+
+def _count_round_trips() -> None:
+    """Every call into aiosqlite's worker thread (a statement, a fetch, a commit) passes
+    through ``Connection._execute``: count them."""
+    original = aiosqlite.core.Connection._execute
+
+    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        COUNTS["db_round_trips"] += 1
+        return await original(self, fn, *args, **kwargs)
+
+    aiosqlite.core.Connection._execute = counted  # type: ignore[method-assign]
+
+    original_to_thread = asyncio.to_thread
+
+    async def to_thread(func: Any, /, *args: Any, **kwargs: Any) -> Any:
+        COUNTS["threads"] += 1
+        return await original_to_thread(func, *args, **kwargs)
+
+    asyncio.to_thread = to_thread
+
+
+class _Counter(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        COUNTS["log_records"] += 1
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def stats() -> dict[str, Any]:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss": rss_bytes(),
+        "time": time.monotonic(),
+        **COUNTS,
+    }
+
+
+async def serve(args: argparse.Namespace) -> None:
+    from bot.client import GamenightBot
+    from bot.settings import Settings
+
+    try:
+        from bot.logging import setup_logging
+
+        setup_logging("INFO")
+    except ImportError:
+        logging.basicConfig(level=logging.INFO)
+    logging.getLogger().addHandler(_Counter(level=logging.INFO))
+    discord.http.Route.BASE = args.api
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
+    _count_round_trips()
+    bot = GamenightBot(
+        Settings(database_path=Path(args.db)),
+        cogs=args.cogs.split(","),
+    )
+    bot._connection.guild_ready_timeout = 0.05
+    runner = asyncio.create_task(bot.start(TOKEN))
+    ready = asyncio.create_task(bot.wait_until_ready())
+    await asyncio.wait({runner, ready}, return_when=asyncio.FIRST_COMPLETED)
+    if runner.done():
+        await runner
+    caught_up = getattr(bot, "caught_up", None)
+    if caught_up is not None:
+        await caught_up()
+    gc.collect()
+    print("READY", flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while True:
+        line = (await reader.readline()).decode().strip()
+        if line == "stats":
+            print(json.dumps(stats()), flush=True)
+        elif line == "gc":
+            gc.collect()
+            with contextlib.suppress(OSError, AttributeError):
+                ctypes.CDLL("libc.so.6").malloc_trim(0)  # give freed memory back: RSS is live
+            traced = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else 0
+            extra = {"objects": len(gc.get_objects()), "traced": traced}
+            print(json.dumps(stats() | extra), flush=True)
+        elif line == "heap":
+            gc.collect()
+            top = tracemalloc.take_snapshot().statistics("lineno")[:25]
+            print(json.dumps([f"{x.size // 1024} KB {x.count} {x.traceback}" for x in top]))
+        elif line == "census":
+            kinds = Counter(type(o).__qualname__ for o in gc.get_objects())
+            print(json.dumps(dict(kinds.most_common(40))), flush=True)
+        elif line == "profile":
+            profiler.enable()
+            print(json.dumps(stats()), flush=True)
+        elif line in ("quit", ""):
+            break
+    profiler.disable()
+    if args.profile:
+        profiler.dump_stats(args.profile)
+    await bot.close()
+    runner.cancel()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="the bot process of bench.load")
+    parser.add_argument("--api", required=True)
+    parser.add_argument("--gateway", required=True)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--cogs", default="cogs.papayoo")
+    parser.add_argument("--profile", help="write cProfile stats of the measured window here")
+    parser.add_argument(
+        "--tracemalloc", action="store_true", help="trace the Python heap (slower; live bytes)"
+    )
+    args = parser.parse_args()
+    if args.tracemalloc:
+        tracemalloc.start()
+    asyncio.run(serve(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,200 @@
+"""The paths that carry the load: the cache of active games, the trips of a transaction,
+reads beside a write, a briefly locked database, the timers' wake-up and concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.engine import IllegalAction
+from bot.storage import Store
+from bot.timers import MAX_CONCURRENT, TimerService
+from tests.bot.conftest import new_counter
+
+pytestmark = pytest.mark.usefixtures("counter_kind")
+
+
+async def test_an_active_game_is_read_from_memory_and_shared(store: Store) -> None:
+    game_id = await store.games.create("counter", 1, 2, new_counter())
+    first = await store.games.require(game_id)
+    assert await store.games.require(game_id) is first
+    moved, _ = await store.games.act(game_id, "111", {"type": "inc"})
+    assert await store.games.require(game_id) is moved
+    assert first.game.to_dict()["total"] == 0  # the move went to a fresh copy
+
+
+async def test_a_failed_commit_leaves_the_cached_game_as_committed(store: Store) -> None:
+    game_id = await store.games.create("counter", 1, 2, new_counter())
+    before = await store.games.require(game_id)
+    text = before.game.dumps()
+
+    async def fail(stored: Any, events: Any) -> None:
+        raise RuntimeError("the disk is full")
+
+    with pytest.raises(RuntimeError):
+        await store.games.act(game_id, "111", {"type": "inc"}, in_tx=fail)
+    with pytest.raises(IllegalAction):
+        await store.games.act(game_id, "222", {"type": "inc"})
+    now = await store.games.require(game_id)
+    assert now is before and now.game.dumps() == text and now.version == 1
+    assert await store.db.fetchval("SELECT version FROM games WHERE id = ?", (game_id,)) == 1
+    moved, _ = await store.games.act(game_id, "111", {"type": "inc"})
+    assert moved.version == 2 and moved.game.to_dict()["total"] == 1
+
+
+async def test_nothing_is_cached_from_inside_a_transaction_rolled_back(store: Store) -> None:
+    game_id = await store.games.create("counter", 1, 2, new_counter())
+    await store.games.require(game_id)
+    with pytest.raises(ZeroDivisionError):
+        async with store.db.transaction():
+            await store.games.act(game_id, "111", {"type": "inc"})
+            raise ZeroDivisionError
+    stored = await store.games.require(game_id)
+    assert stored.version == 1 and stored.game.to_dict()["total"] == 0
+
+
+async def test_a_move_is_four_trips_to_sqlite(store: Store, clock: FakeClock) -> None:
+    game_id = await store.games.create("counter", 1, 2, new_counter())
+    await store.games.require(game_id)
+    conn = store.db._connection()
+    trips = 0
+    original = conn._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await original(fn, *args, **kwargs)
+
+    conn._execute = counted  # type: ignore[method-assign]
+
+    async def two_timers(stored: Any, events: Any) -> None:
+        for key in ("turn", "warn"):
+            await store.timers.put("t", clock.now() + timedelta(minutes=1), {}, key)
+
+    await store.games.act(game_id, "111", {"type": "inc"}, in_tx=two_timers)
+    assert trips == 4  # BEGIN + save, each timer (savepoint + delete + insert), COMMIT
+    assert {t.key for t in await store.timers.pending()} == {"turn", "warn"}
+
+
+async def test_reads_do_not_wait_for_a_write_and_see_only_commits(store: Store) -> None:
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def writer() -> None:
+        async with store.db.transaction() as conn:
+            await conn.execute("INSERT INTO scheduler_runs VALUES ('w', '1', 'x')")
+            inside.set()
+            await release.wait()
+
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    assert await store.db.fetchval("SELECT COUNT(*) FROM scheduler_runs") == 0
+    release.set()
+    await task
+    assert await store.db.fetchval("SELECT COUNT(*) FROM scheduler_runs") == 1
+
+
+async def test_a_briefly_locked_database_delays_a_move_once(store: Store, db_path: Path) -> None:
+    game_id = await store.games.create("counter", 1, 2, new_counter())
+    locked, unlock = threading.Event(), threading.Event()
+
+    def other_process() -> None:
+        conn = sqlite3.connect(db_path, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        locked.set()
+        unlock.wait(10)
+        conn.execute("COMMIT")
+        conn.close()
+
+    holder = threading.Thread(target=other_process)
+    holder.start()
+    await asyncio.to_thread(locked.wait, 10)
+    move = asyncio.create_task(store.games.act(game_id, "111", {"type": "inc"}))
+    await asyncio.sleep(0.2)
+    assert not move.done()  # waiting for the lock (busy timeout), not failed
+    unlock.set()
+    moved, _ = await move
+    await asyncio.to_thread(holder.join)
+    assert moved.version == 2
+    row = await store.db.fetchone("SELECT version, state FROM games WHERE id = ?", (game_id,))
+    assert row is not None and row["version"] == 2 and '"total":1' in row["state"]
+
+
+# -- timers ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def running_timers(store: Store, clock: FakeClock) -> Any:
+    service = TimerService(store.timers, clock, autorun=True)
+    await service.start()
+    yield service
+    await service.shutdown()
+
+
+async def test_one_wakeup_follows_the_earliest_timer(
+    running_timers: TimerService, clock: FakeClock
+) -> None:
+    timers = running_timers
+    timers.register("t", lambda payload: asyncio.sleep(0))
+    soon, later = clock.now() + timedelta(minutes=1), clock.now() + timedelta(minutes=5)
+    await timers.schedule("t", later, {}, key="b")
+    assert timers.next_wakeup() == later
+    await timers.schedule("t", soon, {}, key="a")
+    assert timers.next_wakeup() == soon
+    await timers.cancel("a")
+    assert set(timers.armed()) == {"b"}
+    assert timers.scheduler.get_job("timer:b") is None  # no scheduler job per timer
+
+
+async def test_a_due_timer_runs_from_the_wakeup(
+    running_timers: TimerService, clock: FakeClock
+) -> None:
+    ran = asyncio.Event()
+
+    async def handler(payload: dict[str, Any]) -> None:
+        ran.set()
+
+    running_timers.register("t", handler)
+    await running_timers.schedule("t", clock.now(), {}, key="now")
+    await asyncio.wait_for(ran.wait(), 5)
+    for _ in range(100):
+        if not await running_timers.pending():
+            break
+        await asyncio.sleep(0.01)
+    assert await running_timers.pending() == []
+
+
+async def test_due_timers_run_concurrently_and_bounded(store: Store, clock: FakeClock) -> None:
+    timers = TimerService(store.timers, clock, autorun=False)
+    release = asyncio.Event()
+    running = 0
+    most = 0
+
+    async def slow(payload: dict[str, Any]) -> None:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        await release.wait()
+        running -= 1
+
+    timers.register("slow", slow)
+    total = MAX_CONCURRENT + 4
+    for i in range(total):
+        await timers.schedule("slow", clock.now(), {}, key=f"k{i}")
+    sweep = asyncio.create_task(timers.run_due())
+    for _ in range(200):
+        if running == MAX_CONCURRENT:
+            break
+        await asyncio.sleep(0.01)
+    assert running == MAX_CONCURRENT  # many at once, never more than the bound
+    assert await timers.run_due() == 0  # a second sweep does not start them again
+    release.set()
+    assert await sweep == total
+    assert most == MAX_CONCURRENT
+    assert await timers.pending() == []
