@@ -440,6 +440,7 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
     clock.advance(seconds=31)
     table.bot = make_bot(db_path, clock)
     async with fake.run_client(table.bot):
+        await table.bot.caught_up()  # the start-up catch-up may be the one running it
         await table.bot.timers.run_due()
         await table.quiet()
         trick = (await table.stored()).game.public_view()["trick"]
@@ -958,6 +959,7 @@ async def test_a_warning_sent_before_a_crash_is_gone_once_the_bot_has_moved(
     clock.advance(seconds=15)
     table.bot = make_bot(db_path, clock)
     async with fake.run_client(table.bot):
+        await table.bot.caught_up()  # the start-up catch-up may be the one running it
         await table.bot.timers.run_due()
         await table.quiet()
         assert (await table.stored()).game.public_view()["trick"][0]["player"] == turn
