@@ -6,7 +6,8 @@ the same die, the seats rotated. For each deal the paired difference is the mean
 seats of (``B``'s points in that seat) - (``X``'s points there): positive when ``X``
 takes fewer points than ``B`` would have in the same seat. Prints the mean per round with
 a 95% confidence interval (normal approximation over the deals), and the decision time
-per move (p50, p99) of each computer level.
+per move (p50, p99, wall clock and CPU time: the CPU time is what the budget buys, the
+wall clock adds whatever else runs on the machine) of each computer level.
 
 Players: ``random`` (a seeded random legal action), ``lowest`` (the old turn timer: the
 lowest cards), ``auto`` (``Papayoo.auto_action``, today's turn timer), ``easy``,
@@ -66,13 +67,15 @@ class Timed:
         self.level = level
         self.budget_ms = budget_ms
         self.times: list[float] = []
+        self.cpu: list[float] = []
         self.fallbacks = 0
 
     def __call__(self, game: Papayoo, player: str, rnd: random.Random) -> dict[str, Any]:
         seed = rnd.getrandbits(32)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         choice = choose(game, player, level=self.level, seed=seed, budget_ms=self.budget_ms)
         self.times.append(time.perf_counter() - start)
+        self.cpu.append(time.process_time() - cpu)
         self.fallbacks += choice.fallback is not None
         return choice.action
 
@@ -112,6 +115,13 @@ def summary(diffs: list[float]) -> str:
     return f"{mean:+.1f} points/round (95% CI {mean - half:+.1f} .. {mean + half:+.1f})"
 
 
+def figures(seconds: list[float]) -> str:
+    ms = sorted(1000 * s for s in seconds)
+    return (
+        f"p50 {percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, max {ms[-1]:.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="deals per match")
@@ -137,11 +147,9 @@ def main() -> None:
         print(f"{x} vs {base}: {summary(diffs)}  [{took:.0f} s]", flush=True)
     for level, t in timed.items():
         if t.times:
-            ms = sorted(1000 * s for s in t.times)
             print(
-                f"{level} (budget {t.budget_ms} ms): {len(ms)} decisions, "
-                f"p50 {percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
-                f"max {ms[-1]:.1f} ms, fallbacks {t.fallbacks}"
+                f"{level} (budget {t.budget_ms} ms): {len(t.times)} decisions, "
+                f"wall {figures(t.times)}; CPU {figures(t.cpu)}; fallbacks {t.fallbacks}"
             )
 
 
