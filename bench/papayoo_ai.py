@@ -1,6 +1,6 @@
 """Papayoo computer players on duplicate deals, and their decision times.
 
-A match ``X vs B``: every deal (one round, 4 players) is played once with ``B`` in every
+A match ``X vs B``: every deal (one round, 4 players unless ``--players``) is played once with ``B`` in every
 seat, then once per seat with ``X`` in that seat and ``B`` in the others: the same cards,
 the same die, the seats rotated. For each deal the paired difference is the mean over the
 seats of (``B``'s points in that seat) - (``X``'s points there): positive when ``X``
@@ -15,6 +15,7 @@ lowest cards), ``auto`` (``Papayoo.auto_action``, today's turn timer), ``easy``,
 
     python -m bench.papayoo_ai                      # every match below, 200 deals
     python -m bench.papayoo_ai --match hard:easy --deals 50 --budget-ms 100
+    python -m bench.papayoo_ai --match hard:easy --deals 10 --players 8
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ from bot.ai import LEVELS, choose
 from bot.engine import new_game
 from bot.engine.papayoo import LOW_ORDER, PASS_SIZE, Papayoo
 
-PLAYERS = ["p1", "p2", "p3", "p4"]
+IDS = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"]
+PLAYERS = IDS[:4]
+"""The seats; ``--players`` changes how many."""
 MATCHES = ["auto:random", "lowest:random", "easy:random", "hard:easy", "normal:easy", "hard:normal"]
 
 Policy = Callable[[Papayoo, str, random.Random], dict[str, Any]]
@@ -130,7 +133,9 @@ def main() -> None:
         "--match", action="append", help=f"X:B, repeatable (default: {' '.join(MATCHES)})"
     )
     parser.add_argument("--seed", type=int, default=1000, help="first deal seed")
+    parser.add_argument("--players", type=int, default=4, choices=range(3, 9), help="3 to 8")
     args = parser.parse_args()
+    PLAYERS[:] = IDS[: args.players]
     timed = {level: Timed(level, args.budget_ms or LEVELS[level]) for level in LEVELS}
     policies: dict[str, Policy] = {
         "random": random_policy,
@@ -138,7 +143,8 @@ def main() -> None:
         "auto": auto_policy,
         **timed,
     }
-    print(f"{args.deals} deals x 4 seatings, 4 players, one round each")
+    n = len(PLAYERS)
+    print(f"{args.deals} deals x {n} seatings, {n} players, one round each")
     for spec in args.match or MATCHES:
         x, base = spec.split(":")
         start = time.perf_counter()

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.ai import AIS, LEVELS, NoAI, choose, decide, is_legal
+from bot.ai import AIS, LEVELS, NoAI, choose, decide, is_legal, timed_out
 from bot.ai.papayoo import CARD_SUIT, Knowledge, read_view, sample_deal
 from bot.engine import Game, new_game
 from bot.engine.cards import papayoo_deck
@@ -308,6 +308,13 @@ def test_choose_uses_the_ai_when_it_answers() -> None:
     assert choice.action == decide(
         "papayoo", game.view(player), level="hard", seed=3, budget_ms=BUDGET_MS
     )
+
+
+def test_a_late_answer_falls_back() -> None:
+    game = random_state(4, 6, 4 + 2)
+    player = game.to_act()[0]
+    choice = timed_out(game, player)
+    assert (choice.fallback, choice.action) == ("timeout", game.auto_action(player))
 
 
 def test_unknown_level_refused() -> None:
