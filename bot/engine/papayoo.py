@@ -19,9 +19,10 @@ Actions (plain JSON dicts)
     read-only.
 
 ``auto_action(player)``: what the bot applies for an absent player when their timer
-fires. Trick play: the lowest legal card in ``LOW_ORDER`` (lowest number first, ties in
-suit order S, H, D, C, then Payoo). Pass: the remaining pass cards, lowest first in the
-same order. ``IllegalAction`` when that player has nothing to do.
+fires: the rule player (``rule_pass``, ``rule_play``), from what that player knows. Pass:
+the most dangerous cards (high Payoo, high cards of short suits, uncovered 7s). Trick
+play: duck under the winning card, dump the Papayoo or the worst card when void, lead
+low. ``IllegalAction`` when that player has nothing to do.
 
 Events (public; no event holds a hidden card)
     ``deal`` {round, rounds, dealer, hand_size, pass_size}: rounds 2+ from ``apply``;
@@ -39,7 +40,9 @@ rounds, turn_seconds, dealer, pass_size, pass_locked (ids), to_act, turn (id or 
 papayoo_suit, papayoo (None before the die), leader, led_suit (None when no trick is
 open), trick [{player, card}], last_trick {winner, players, cards, points} or None,
 hand_sizes {id: n} (during the pass, put-aside cards still count), tricks_taken and
-round_points (this round) and scores (totals) as {id: n}, history [{id: n} per round].
+round_points (this round) and scores (totals) as {id: n}, history [{id: n} per round],
+round_tricks [{leader, players, cards, winner, points}] (this round's finished tricks,
+oldest first: what a player at the table remembers, so voids show from the view alone).
 ``view(player)`` adds player, hand (sorted by suit S H D C P, then number), passed (the
 cards this player put aside or passed this round), received (None until every pass is
 locked), legal (the card codes this player may play or pass now), and ``you`` (the shape
@@ -57,7 +60,7 @@ pass_duplicate {cards}, pass_locked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, NoReturn
 
 from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
@@ -105,7 +108,7 @@ HAND_ORDER: Final[dict[str, int]] = {
 LOW_ORDER: Final[dict[str, int]] = {
     c: NUMBER[c] * 10 + SUIT_ORDER.index(SUIT[c]) for c in ALL_CARDS
 }
-"""``auto_action``'s order: lowest number first, ties in suit order S, H, D, C, P."""
+"""Lowest number first, ties in suit order S, H, D, C, P: the rule player's tie-break."""
 POINTS: Final[dict[str, dict[str, int]]] = {
     suit: {
         c: (NUMBER[c] if SUIT[c] == PAYOO else PAPAYOO_POINTS if c == f"7{suit}" else 0)
@@ -122,6 +125,91 @@ PLAY_ACTIONS: Final[dict[str, dict[str, Any]]] = {c: {"type": PLAY, "card": c} f
 PASS_ACTIONS: Final[dict[str, dict[str, Any]]] = {
     c: {"type": PASS, "cards": [c]} for c in ALL_CARDS
 }
+
+HIGHER: Final[dict[str, tuple[str, ...]]] = {
+    c: tuple(x for x in ALL_CARDS if SUIT[x] == SUIT[c] and NUMBER[x] > NUMBER[c])
+    for c in ALL_CARDS
+}
+"""The cards of the same suit that beat ``card``."""
+
+
+# ------------------------------------------------------------ the rule player
+# The turn timer's move (``auto_action``) and the ``easy`` computer player. It uses only
+# what its player knows: their hand, the table, this round's tricks and the Papayoo suit.
+
+
+def pass_danger(card: str, hand: Collection[str]) -> int:
+    """How much ``card`` hurts in ``hand`` before the die (the Papayoo suit is unknown).
+
+    High Payoo cards take Payoo tricks, which are full of points. High cards take tricks,
+    worse in a short suit. Any 7 may become the Papayoo, unless low cards of its suit
+    let it slip under another card. Low cards of the same suit make a card safer.
+    """
+    number = NUMBER[card]
+    suit = SUIT[card]
+    same = [NUMBER[c] for c in hand if SUIT[c] == suit]
+    lower = sum(1 for x in same if x < number)
+    if suit == PAYOO:
+        return 2 * number - 8 - 3 * lower
+    danger = 4 * max(0, number - 4) - 4 * lower
+    if number == 7:
+        danger += max(0, 14 - 5 * lower)
+    if len(same) <= 2:
+        danger += 6
+    return danger
+
+
+def rule_pass(hand: Sequence[str], need: int) -> list[str]:
+    """The ``need`` most dangerous cards of ``hand`` (``pass_danger``), ties lowest first."""
+    ranked = sorted(hand, key=lambda c: (-pass_danger(c, hand), LOW_ORDER[c]))
+    return ranked[:need]
+
+
+def _beatable(card: str, hand: Collection[str], gone: Collection[str]) -> bool:
+    """Whether a card that may still be in another hand beats ``card``."""
+    return any(x not in hand and x not in gone for x in HIGHER[card])
+
+
+def _dump_danger(card: str) -> int:
+    """When void: which card to get rid of first (after the Papayoo)."""
+    number = NUMBER[card]
+    return number if SUIT[card] == PAYOO else 2 * number - 6
+
+
+def rule_play(
+    hand: Sequence[str],
+    trick: Sequence[str],
+    papayoo_suit: str,
+    players: int,
+    gone: Collection[str],
+) -> str:
+    """The rule player's card: ``hand`` is the player's, ``trick`` the cards on the table
+    (leader first), ``gone`` every card played this round (tricks and table).
+
+    Follow: the highest card under the trick's winning card (the Papayoo first); when every
+    card wins, the highest if last or sure to win anyway, else the lowest (never the
+    Papayoo if another card will do). Void: the Papayoo, else the most dangerous card (high
+    Payoo, high card). Lead: the lowest card that another card may still beat, never the
+    Papayoo if another card will do.
+    """
+    papayoo = "7" + papayoo_suit
+    if trick:
+        led = SUIT[trick[0]]
+        follow = sorted((c for c in hand if SUIT[c] == led), key=NUMBER.__getitem__)
+        if follow:
+            best = max(NUMBER[c] for c in trick if SUIT[c] == led)
+            under = [c for c in follow if NUMBER[c] < best]
+            if under:
+                return papayoo if papayoo in under else under[-1]
+            safe = [c for c in follow if c != papayoo] or follow
+            if len(trick) == players - 1 or not _beatable(safe[0], hand, gone):
+                return safe[-1]
+            return safe[0]
+        if papayoo in hand:
+            return papayoo
+        return max(hand, key=lambda c: (_dump_danger(c), -LOW_ORDER[c]))
+    options = [c for c in hand if c != papayoo] or list(hand)
+    return min(options, key=lambda c: (not _beatable(c, hand, gone), NUMBER[c], LOW_ORDER[c]))
 
 
 def _shuffle_plan(size: int, cap: int = 1 << 60) -> list[tuple[int, tuple[int, ...]]]:
@@ -199,6 +287,7 @@ class Papayoo(Game):
         "_received",
         "_rng",
         "_round",
+        "_round_tricks",
         "_rounds",
         "_scores",
         "_seat",
@@ -242,6 +331,8 @@ class Papayoo(Game):
         self._scores = [0] * n
         self._history: list[list[int]] = []
         self._last_trick: dict[str, Any] | None = None
+        self._round_tricks: list[dict[str, Any]] = []
+        """This round's finished tricks (the ``last_trick`` dicts, oldest first)."""
 
     # ------------------------------------------------------------------ setup
 
@@ -290,6 +381,7 @@ class Papayoo(Game):
         self._taken = [0] * n
         self._tricks = [0] * n
         self._last_trick = None
+        self._round_tricks = []
 
     def deal_event(self) -> Event:
         """The ``deal`` event of the current round (``apply`` emits it for rounds 2+)."""
@@ -333,6 +425,10 @@ class Papayoo(Game):
                 "players": list(self._last_trick["players"]),
                 "cards": list(self._last_trick["cards"]),
             },
+            "round_tricks": [
+                {**t, "players": list(t["players"]), "cards": list(t["cards"])}
+                for t in self._round_tricks
+            ],
         }
 
     @classmethod
@@ -361,6 +457,8 @@ class Papayoo(Game):
         game._history = [list(h) for h in data["history"]]
         last = data["last_trick"]
         game._last_trick = None if last is None else dict(last)
+        # Games saved before round_tricks existed lose the tricks of their current round.
+        game._round_tricks = [dict(t) for t in data.get("round_tricks", [])]
         return game
 
     # --------------------------------------------------------------- queries
@@ -398,11 +496,13 @@ class Papayoo(Game):
         return []
 
     def auto_action(self, player: str) -> dict[str, Any]:
-        """The action the bot takes for an absent player when their timer fires.
+        """The action the bot takes for an absent player when their timer fires: the rule
+        player, from what that player knows (their hand, the table, this round's tricks).
 
-        Trick play: the lowest legal card in ``LOW_ORDER``. Pass: the remaining pass
-        cards, lowest first in the same order. Raises ``IllegalAction`` when the player
-        has nothing to do now.
+        Pass: the remaining pass cards, most dangerous first (``rule_pass``: high Payoo,
+        high cards of short suits, 7s not covered by low cards). Trick play: ``rule_play``
+        (duck under the winning card, dump the Papayoo or the worst card when void, lead
+        low). Deterministic. Raises ``IllegalAction`` when the player has nothing to do now.
         """
         phase = self._phase
         if phase == OVER:
@@ -412,11 +512,12 @@ class Papayoo(Game):
             if self._locked[seat]:
                 raise IllegalAction("your pass is already locked", "papayoo.pass_locked")
             need = PASS_SIZE[self._n] - len(self._aside[seat])
-            cards = sorted(self._hands[seat], key=LOW_ORDER.__getitem__)[:need]
-            return {"type": PASS, "cards": cards}
+            return {"type": PASS, "cards": rule_pass(self._hands[seat], need)}
         self._check_turn(player)
-        legal = self.legal_actions(player)
-        return min(legal, key=lambda a: LOW_ORDER[a["card"]])
+        gone = {c for t in self._round_tricks for c in t["cards"]}
+        gone.update(self._trick)
+        card = rule_play(self._hands[seat], self._trick, self._suit, self._n, gone)
+        return {"type": PLAY, "card": card}
 
     # ---------------------------------------------------------------- apply
 
@@ -600,12 +701,13 @@ class Papayoo(Game):
         self._tricks[winner] += 1
         players = self._players
         order = players[leader:] + players[:leader]
-        self._last_trick = {
+        last = self._last_trick = {
             "winner": players[winner],
             "players": order,
             "cards": trick,
             "points": gained,
         }
+        self._round_tricks.append(last)
         events.append(
             {
                 "type": "trick_won",
@@ -689,6 +791,16 @@ class Papayoo(Game):
             "round_points": dict(zip(players, self._taken, strict=True)),
             "scores": dict(zip(players, self._scores, strict=True)),
             "history": [dict(zip(players, h, strict=True)) for h in self._history],
+            "round_tricks": [
+                {
+                    "leader": t["players"][0],
+                    "players": list(t["players"]),
+                    "cards": list(t["cards"]),
+                    "winner": t["winner"],
+                    "points": t["points"],
+                }
+                for t in self._round_tricks
+            ],
         }
 
     def view(self, player: str) -> dict[str, Any]:

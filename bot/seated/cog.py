@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 import discord
 from discord.ext import commands
 
+from bot.ai import LEVELS as AI_BUDGETS
+from bot.ai import choose, timed_out
 from bot.engine import SYSTEM, Event, Game, IllegalAction, new_game
 from bot.engine.lobby import LEVELS, Lobby, is_computer
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
@@ -130,6 +132,8 @@ class SeatedCog(commands.Cog):
     done by then (a failure, a restart)."""
     COMPUTER_DELAY: ClassVar[float] = 1.2
     """A computer player's move appears after this, at a human pace."""
+    AI_GRACE: ClassVar[float] = 1.0
+    """Seconds a computer player may run past its budget before the timer's move is used."""
 
     def __init__(self, bot: GamenightBot) -> None:
         self.bot = bot
@@ -1192,9 +1196,7 @@ class SeatedCog(commands.Cog):
         game = stored.game
         mark = stamp(game.legal_actions(player))
         if is_computer(player):
-            action = await asyncio.to_thread(
-                self.computer_move, game, player, self._level(stored, player)
-            )
+            action = await self._think(stored, player)
         else:
             action = game.auto_action(player)
 
@@ -1228,9 +1230,27 @@ class SeatedCog(commands.Cog):
     def _level(self, stored: StoredGame, player: str) -> str:
         return str((stored.meta.get("computers") or {}).get(player, "normal"))
 
-    def computer_move(self, game: Game, player: str, level: str) -> dict[str, Any]:
-        """A computer seat's move (runs in a thread). The floor: the timer's move."""
-        return game.auto_action(player)
+    async def _think(self, stored: StoredGame, player: str) -> dict[str, Any]:
+        """A computer seat's move, decided off the event loop within its level's budget.
+        An AI error, an illegal answer or a late one falls back to the timer's move (logged),
+        so a computer never stalls a game."""
+        level = self._level(stored, player)
+        budget = AI_BUDGETS.get(level, AI_BUDGETS["normal"])
+        seed = (stored.id * 1_000_003 + stored.version) & 0x7FFF_FFFF
+        game = stored.game
+        try:
+            choice = await asyncio.wait_for(
+                asyncio.to_thread(choose, game, player, level=level, seed=seed, budget_ms=budget),
+                timeout=budget / 1000 + self.AI_GRACE,
+            )
+        except TimeoutError:
+            choice = timed_out(game, player)
+        if choice.fallback not in (None, "no_ai"):
+            log.warning(
+                "a computer player fell back to the timer's move",
+                extra={"game_id": stored.id, "why": choice.fallback, "error": repr(choice.error)},
+            )
+        return dict(choice.action)
 
     async def _computers(self, game_id: int) -> None:
         """Computer seats move, at a human pace, while it is their turn."""

@@ -58,11 +58,11 @@ SPAYE_ADDED = {
 }
 PAPAYOO_ADDED = {
     "en": ["**Confirm**", "when everyone has passed", "90 seconds", "0 for none",
-           "lowest legal card", "♠ ♥ ♦ ♣, then Payoo", "passes the lowest cards",
+           "plays under the card winning the trick", "leads low", "passes the most dangerous cards",
            "Equal lowest scores share the win"],
     "fr": ["**Confirmer**", "quand tout le monde a fait son écart", "90 secondes",
-           "0 pour aucun", "plus petite carte jouable", "♠ ♥ ♦ ♣, puis Payoo",
-           "écarte les plus petites cartes", "partagent la victoire"],
+           "0 pour aucun", "passe sous la carte qui remporte le pli", "entame petit",
+           "écarte les cartes les plus dangereuses", "partagent la victoire"],
 }  # fmt: skip
 
 

@@ -10,7 +10,15 @@ import pytest
 
 from bot.engine import IllegalAction, load_game, new_game
 from bot.engine.cards import SUITS, papayoo_deck
-from bot.engine.papayoo import HAND_ORDER, HAND_SIZE, PASS_SIZE, Papayoo, _shuffle
+from bot.engine.papayoo import (
+    HAND_ORDER,
+    HAND_SIZE,
+    PASS_SIZE,
+    Papayoo,
+    _shuffle,
+    pass_danger,
+    rule_pass,
+)
 from bot.engine.rng import Rng
 
 PLAYERS = ["111", "222", "333", "444", "555", "666", "777", "888"]
@@ -28,7 +36,7 @@ def hand(game: Papayoo, player: str) -> list[str]:
 
 
 def pass_all(game: Papayoo) -> list[dict[str, Any]]:
-    """Every player passes their lowest cards; returns the events."""
+    """Every player passes as the turn timer would; returns the events."""
     events: list[dict[str, Any]] = []
     for player in list(game.to_act()):
         events += game.apply(player, game.auto_action(player))
@@ -400,28 +408,69 @@ def test_scores_add_up_over_rounds_and_ranking_ascends() -> None:
 # ---------------------------------------------------------------------------- auto
 
 
-def test_auto_action_plays_lowest_legal_card() -> None:
-    game = crafted([["P1", "1C", "2H", "1S"], ["5H", "P2", "9H"], ["3S", "4H"]])
-    assert game.auto_action("111") == {"type": "play", "card": "1S"}  # 1S before 1C before P1
-    game.apply("111", {"type": "play", "card": "2H"})
-    assert game.auto_action("222") == {"type": "play", "card": "5H"}
+# The timer used to play the lowest legal card and pass the lowest cards, which lost to
+# random play; it is now the rule player (duck, dump, lead low, pass the dangerous cards).
+
+
+def test_auto_action_ducks_under_the_winning_card() -> None:
+    game = crafted([["6H", "P1"], ["2H", "5H", "9H"], ["3S", "4H"]], papayoo_suit="S")
+    game.apply("111", {"type": "play", "card": "6H"})
+    assert game.auto_action("222") == {"type": "play", "card": "5H"}  # highest under 6H
     with pytest.raises(IllegalAction) as err:
         game.auto_action("333")
     assert err.value.key == "papayoo.not_your_turn"
 
 
-def test_auto_action_passes_lowest_remaining_cards() -> None:
+def test_auto_action_dumps_the_papayoo_when_void() -> None:
+    game = crafted([["6H", "P1"], ["7D", "P20", "10S"], ["3S", "4H"]], papayoo_suit="D")
+    game.apply("111", {"type": "play", "card": "6H"})
+    assert game.auto_action("222") == {"type": "play", "card": "7D"}
+
+
+def test_auto_action_void_dumps_the_highest_payoo() -> None:
+    game = crafted([["6H", "P1"], ["2S", "P20", "P3"], ["3S", "4H"]], papayoo_suit="D")
+    game.apply("111", {"type": "play", "card": "6H"})
+    assert game.auto_action("222") == {"type": "play", "card": "P20"}
+
+
+def test_auto_action_never_wins_with_the_papayoo_it_can_keep() -> None:
+    game = crafted([["2H", "P1"], ["5S", "P2"], ["7H", "9H"]], papayoo_suit="H")
+    game.apply("111", {"type": "play", "card": "2H"})
+    game.apply("222", {"type": "play", "card": "5S"})
+    assert game.auto_action("333") == {"type": "play", "card": "9H"}  # last: wins anyway
+
+
+def test_auto_action_leads_low_and_not_the_papayoo() -> None:
+    game = crafted([["7C", "2H", "9S", "P8"], ["5S", "P2"], ["3S", "4H"]], papayoo_suit="C")
+    assert game.auto_action("111") == {"type": "play", "card": "2H"}
+
+
+def test_auto_action_passes_the_most_dangerous_remaining_cards() -> None:
     game = start(4, seed=6)
     cards = hand(game, "111")
-    lowest = sorted(
-        cards, key=lambda c: (int(c.strip("SHDCP")), "SHDCP".index("P" if c[0] == "P" else c[-1]))
+    chosen = rule_pass(cards, 5)
+    assert game.auto_action("111") == {"type": "pass", "cards": chosen}
+    assert all(
+        pass_danger(c, cards) >= pass_danger(k, cards)
+        for c in chosen
+        for k in cards
+        if k not in chosen
     )
-    assert game.auto_action("111") == {"type": "pass", "cards": lowest[:5]}
-    game.apply("111", {"type": "pass", "cards": [lowest[0], lowest[4]]})
-    assert game.auto_action("111") == {"type": "pass", "cards": lowest[1:4]}
+    game.apply("111", {"type": "pass", "cards": chosen[:2]})
+    rest = hand(game, "111")
+    assert game.auto_action("111") == {"type": "pass", "cards": rule_pass(rest, 3)}
     game.apply("111", game.auto_action("111"))
     with pytest.raises(IllegalAction):
         game.auto_action("111")
+
+
+def test_rule_pass_dumps_high_payoo_and_bare_high_cards_keeps_covered_seven() -> None:
+    hand_ = ["2S", "3S", "4S", "7S", "10H", "9D", "1D", "P20", "P17", "P1", "2C", "3C", "5C",
+             "1H", "6C"]  # fmt: skip
+    passed = rule_pass(hand_, 5)
+    assert {"P20", "P17", "10H", "9D"} <= set(passed)
+    assert "7S" not in passed  # three lower spades cover it
+    assert not {"P1", "2S", "3S", "2C"} & set(passed)
 
 
 def test_auto_action_after_game_over() -> None:

@@ -1,0 +1,31 @@
+"""The computer players are pure like the engine: importing them pulls in nothing impure."""
+
+import subprocess
+import sys
+
+FORBIDDEN = ["discord", "asyncio", "aiosqlite", "sqlite3", "apscheduler", "datetime", "time"]
+# Nor the bot's runtime: the players see views, never the storage, the UI or a cog.
+FORBIDDEN_BOT = ["bot.storage", "bot.ui", "bot.private", "bot.client", "bot.timers", "bot.clock"]
+
+
+def test_ai_imports_nothing_impure() -> None:
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)\n"
+        "import bot.ai\n"
+        "new = set(sys.modules) - before\n"
+        f"bad = sorted(m for m in new if m.split('.')[0] in {FORBIDDEN!r}\n"
+        f"             or m.split('.')[0] == 'cogs'\n"
+        f"             or any(m == b or m.startswith(b + '.') for b in {FORBIDDEN_BOT!r}))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "", f"bot.ai imported: {out}"
+
+
+def test_papayoo_ai_registered() -> None:
+    from bot.ai import AIS
+
+    assert "papayoo" in AIS
