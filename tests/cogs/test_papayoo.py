@@ -18,7 +18,6 @@ import discord
 import pytest
 
 from bot.clock import FakeClock
-from bot.engine import load_game
 from bot.i18n import t
 from bot.seated import SeatedCog
 from tests.cogs.papayoo_support import RENDER, Table, forge, join_label, make_bot, office
@@ -511,8 +510,8 @@ async def seat_computer(fake: FakeDiscord, host: FakeUser, lobby: Any, level: st
 
 
 async def play_humans_to_the_end(table: Table) -> None:
-    """The humans move when it is their turn; computers must never hold the game up, and
-    each of their moves is the engine's ``auto_action`` (replayed on a copy of the game)."""
+    """The humans move when it is their turn; computers (``bot.ai`` at the seat's level)
+    must never hold the game up: after a human's move, the computers' turns are played."""
     for _ in range(200):
         stored = await table.stored()
         if not stored.is_active:
@@ -520,20 +519,14 @@ async def play_humans_to_the_end(table: Table) -> None:
         view = stored.game.public_view()
         humans = [p for p in view["to_act"] if not p.startswith("cpu")]
         assert humans, f"the computers hold the game up: {view['to_act']}"
-        expected = load_game(stored.game.dumps())
         if view["phase"] == "pass":
             mine = stored.game.view(humans[0])
-            cards = mine["hand"][-mine["pass_size"] :]
-            expected.apply(humans[0], {"type": "pass", "cards": cards})
-            await table.pass_cards(humans[0], cards)
+            await table.pass_cards(humans[0], mine["hand"][-mine["pass_size"] :])
         else:
-            card = stored.game.view(humans[0])["legal"][0]
-            expected.apply(humans[0], {"type": "play", "card": card})
-            await table.play_card(humans[0], card)
-        while not expected.is_over() and any(p.startswith("cpu") for p in expected.to_act()):
-            cpu = next(p for p in expected.to_act() if p.startswith("cpu"))
-            expected.apply(cpu, expected.auto_action(cpu))
-        assert (await table.stored()).game.dumps() == expected.dumps()
+            await table.play_card(humans[0], stored.game.view(humans[0])["legal"][0])
+        after = await table.stored()
+        assert after.version > stored.version
+        assert not after.is_active or any(not p.startswith("cpu") for p in after.game.to_act())
     raise AssertionError("the game did not end")
 
 
