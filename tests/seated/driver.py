@@ -68,13 +68,30 @@ class Seats:
         message = self.hand(user)
         button = f"gn:{self.kind}:{self.game_id}:do:{mark}.{index}"
         ids = {c.get("custom_id") for c in self.fake.components_of(message)}
+        page = index // 100  # four selects of 25 a page
+        if page:
+            turned = await self.fake.click(
+                user,
+                message,
+                f"gn:{self.kind}:{self.game_id}:page:{mark}.{page}",
+                settle=self.settle,
+            )
+            assert turned.callback_type == 7, turned.text
+            message = self.hand(user)
         if button in ids:
             result = await self.fake.click(user, message, button, settle=self.settle)
         else:
             select = next(
-                s
-                for s in self.fake.selects(message)
-                if any(o["value"] == str(index) for o in s["options"])
+                (
+                    s
+                    for s in self.fake.selects(message)
+                    if any(o["value"] == str(index) for o in s["options"])
+                ),
+                None,
+            )
+            assert select is not None, (
+                f"{user.name} has no control for {dict(action)} (move {index} of {len(legal)},"
+                f" stamp {mark}): {sorted(ids)}"
             )
             result = await self.fake.select(
                 user, message, select["custom_id"], [str(index)], settle=self.settle
