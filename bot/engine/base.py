@@ -105,6 +105,27 @@ class Game(ABC):
         return json.dumps({"kind": self.kind, **data}, separators=(",", ":"), sort_keys=True)
 
 
+def seat_of(seats: Mapping[str, int], player: str, kind: str) -> int:
+    """The seat of ``player``; ``IllegalAction`` (``<kind>.not_a_player``) for anyone else."""
+    seat = seats.get(player)
+    if seat is None:
+        raise IllegalAction(
+            f"<@{player}> is not playing in this game", f"{kind}.not_a_player", player=player
+        )
+    return seat
+
+
+def check_turn(
+    players: Sequence[str], turn: int, seats: Mapping[str, int], player: str, kind: str
+) -> None:
+    """``IllegalAction`` (``<kind>.not_your_turn``, or not a player) unless it is ``player``'s
+    turn in a game where one seat acts at a time."""
+    current = players[turn]
+    if player != current:
+        seat_of(seats, player, kind)
+        raise IllegalAction(f"it is <@{current}>'s turn", f"{kind}.not_your_turn", player=current)
+
+
 GAMES: dict[str, type[Game]] = {}
 """The registry of game kinds, filled by each game module."""
 

@@ -63,7 +63,16 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, NoReturn
 
-from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
+from bot.engine.base import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    check_options,
+    check_turn,
+    register,
+    seat_of,
+)
 from bot.engine.cards import SUITS, papayoo_deck, papayoo_number
 from bot.engine.rng import Rng
 
@@ -243,10 +252,6 @@ def _shuffle(rng: Rng, deck: list[str]) -> None:
             r, j = divmod(r, bound)
             i = bound - 1
             deck[i], deck[j] = deck[j], deck[i]
-
-
-def _mention(player: str) -> str:
-    return f"<@{player}>"
 
 
 def _ranking(players: Sequence[str], scores: Sequence[int]) -> list[list[str]]:
@@ -552,22 +557,10 @@ class Papayoo(Game):
         raise IllegalAction("the game is over", "papayoo.game_over")
 
     def _seat_of(self, player: str) -> int:
-        seat = self._seat.get(player)
-        if seat is None:
-            raise IllegalAction(
-                f"{_mention(player)} is not playing in this game",
-                "papayoo.not_a_player",
-                player=player,
-            )
-        return seat
+        return seat_of(self._seat, player, KIND)
 
     def _check_turn(self, player: str) -> None:
-        current = self._players[self._turn]
-        if player != current:
-            self._seat_of(player)
-            raise IllegalAction(
-                f"it is {_mention(current)}'s turn", "papayoo.not_your_turn", player=current
-            )
+        check_turn(self._players, self._turn, self._seat, player, KIND)
 
     @staticmethod
     def _action_type(action: Action, want: str) -> None:

@@ -117,7 +117,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
+from bot.engine.base import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    check_options,
+    check_turn,
+    register,
+    seat_of,
+)
 from bot.engine.cards import (
     JOKER,
     RANK_VALUE,
@@ -676,22 +685,10 @@ class Speahx(Game):
         return _copy_events(events)
 
     def _seat_of(self, player: str) -> int:
-        seat = self._seat.get(player)
-        if seat is None:
-            raise IllegalAction(
-                f"{_mention(player)} is not playing in this game",
-                "speahx.not_a_player",
-                player=player,
-            )
-        return seat
+        return seat_of(self._seat, player, KIND)
 
     def _check_turn(self, player: str) -> None:
-        current = self._players[self._turn]
-        if player != current:
-            self._seat_of(player)
-            raise IllegalAction(
-                f"it is {_mention(current)}'s turn", "speahx.not_your_turn", player=current
-            )
+        check_turn(self._players, self._turn, self._seat, player, KIND)
 
     # ---- play
 

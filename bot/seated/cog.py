@@ -379,28 +379,16 @@ class SeatedCog(commands.Cog):
 
     def lobby_view(self, stored: StoredGame, locale: Lang) -> GameView:
         kind, lobby_id = self.lobby_buttons, stored.id
+        styles = {
+            "join": discord.ButtonStyle.success,
+            "leave": discord.ButtonStyle.secondary,
+            "start": discord.ButtonStyle.primary,
+            "cancel": discord.ButtonStyle.danger,
+        }
         buttons: list[discord.ui.Item[Any]] = [
-            GameButton(
-                kind,
-                lobby_id,
-                "join",
-                label=t("lobby.join", locale),
-                style=discord.ButtonStyle.success,
-            ),
-            GameButton(kind, lobby_id, "leave", label=t("lobby.leave", locale)),
-            GameButton(
-                kind,
-                lobby_id,
-                "start",
-                label=t("lobby.start", locale),
-                style=discord.ButtonStyle.primary,
-            ),
-            GameButton(
-                kind,
-                lobby_id,
-                "cancel",
-                label=t("lobby.cancel", locale),
-                style=discord.ButtonStyle.danger,
+            *(
+                GameButton(kind, lobby_id, action, label=t(f"lobby.{action}", locale), style=style)
+                for action, style in styles.items()
             ),
             GameSelect(
                 kind,
