@@ -1240,16 +1240,23 @@ class SeatedCog(commands.Cog):
             )
         return dict(choice.action)
 
+    def computer_delay(self, stored: StoredGame, player: str) -> float:
+        """How long a computer seat takes before its move appears (a real-time game makes it
+        a reaction time that depends on the level and on the options it sees)."""
+        return self.COMPUTER_DELAY
+
     async def _computers(self, game_id: int) -> None:
-        """Computer seats move, at a human pace, while it is their turn."""
-        for _ in range(1000):
-            await asyncio.sleep(self.COMPUTER_DELAY)
+        """Computer seats move, at a human pace, while it is their turn. Each decides on the
+        board it saw before its delay; if the board changed meanwhile, its move is dropped
+        quietly and it looks again."""
+        while True:
             stored = await self.bot.store.games.get(game_id)
             if stored is None or not stored.is_active:
                 return
             waiting = [p for p in stored.game.to_act() if is_computer(p)]
             if not waiting:
                 return
+            await asyncio.sleep(self.computer_delay(stored, waiting[0]))
             try:
                 await self._computer_move(stored, waiting[0])
             except Exception:

@@ -44,8 +44,21 @@ class SpitCog(SeatedCog, name="Spit"):
 
     spec = SPEC
     spit = seated_group(KIND, "Spit", SPEC.options, "2")
-    COMPUTER_DELAY = 1.5
-    """A computer opponent's reaction time between two of its moves."""
+    COMPUTER_DELAY = 1.0
+    """Scales a computer opponent's reaction time (tests set 0)."""
+    REACTION: Final = {"easy": 1.6, "normal": 1.0, "hard": 0.6}
+    """Seconds before a computer opponent reacts to the board, by level."""
+    PER_OPTION: Final = {"easy": 0.25, "normal": 0.15, "hard": 0.08}
+    """Seconds more for each move it could make: more choice, slower choice."""
+
+    def computer_delay(self, stored: StoredGame, player: str) -> float:
+        """A human-like pace: a reaction delay, plus a choice time that grows with the moves
+        on offer. The move is the one it chose on that board; the kit drops it quietly if
+        the board changed meanwhile."""
+        level = str((stored.meta.get("computers") or {}).get(player, "normal"))
+        options = len(stored.game.legal_actions(player))
+        seconds = self.REACTION.get(level, 1.0) + self.PER_OPTION.get(level, 0.15) * options
+        return seconds * self.COMPUTER_DELAY
 
     def board_action(
         self, arg: str | None, stored: StoredGame, player: str

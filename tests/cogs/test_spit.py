@@ -205,3 +205,60 @@ async def test_a_slap_race_is_won_by_the_earlier_click_even_when_it_arrives_late
         assert f"<@{second}> slaps" not in text
         assert (await bot.store.games.require(game_id)).game.public_view()["phase"] != "slap"
     await bot.store.close()
+
+
+async def test_a_colleague_plays_spit_against_a_computer(
+    fake_discord: FakeDiscord, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cogs.spit._cog import SpitCog
+
+    monkeypatch.setattr(SpitCog, "COMPUTER_DELAY", 0.0)
+    fake = fake_discord
+    channel, ana, _ = office(fake)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        lobby = await fake.slash(ana, channel, "spit new", {})
+        await fake.select(ana, lobby, fake.selects(lobby)[0]["custom_id"], ["hard"])
+        board = (await fake.click(ana, lobby, label="Start")).response
+        assert board is not None
+        cog = bot.get_cog("Spit")
+        assert isinstance(cog, SeatedCog)
+        game_id = (await bot.store.games.find(kind="spit"))[0].id
+        me = str(ana.id)
+        for _ in range(3000):
+            await cog.settle()
+            stored = await bot.store.games.require(game_id)
+            if not stored.is_active:
+                break
+            if me in stored.game.to_act():
+                seat = stored.game.public_view()["players"].index(me)
+                await fake.click(
+                    ana, board, control(game_id, seat, stored.game.auto_action(me)), settle=0
+                )
+        stored = await bot.store.games.require(game_id)
+        assert stored.status == "over", stored.game.public_view()["phase"]
+        assert "Computer 1" in fake.message(board.id).text
+        results = await bot.store.results.for_game(game_id)
+        assert [(r.user_id, r.kind) for r in results] == [(ana.id, "spit.computers")]
+    await bot.store.close()
+
+
+def test_a_computer_opponent_reacts_like_a_person_of_its_level() -> None:
+    from types import SimpleNamespace
+
+    from bot.engine import new_game
+    from cogs.spit._cog import SpitCog
+
+    game = new_game("spit", ["100", "cpu1"], 7, {})
+    while "cpu1" not in game.to_act() or len(game.legal_actions("cpu1")) < 2:
+        mover = game.to_act()[0]
+        game.apply(mover, game.auto_action(mover))
+
+    def delay(level: str, options: int | None = None) -> float:
+        seen = SimpleNamespace(meta={"computers": {"cpu1": level}}, game=game)
+        if options is not None:  # the same opponent on a board with fewer moves on offer
+            seen.game = SimpleNamespace(legal_actions=lambda _p: [None] * options)
+        return SpitCog.computer_delay(SpitCog, seen, "cpu1")  # type: ignore[arg-type]
+
+    assert delay("easy") > delay("normal") > delay("hard") > 0
+    assert delay("normal", options=6) > delay("normal", options=1)
