@@ -105,6 +105,20 @@ class Game(ABC):
         return json.dumps({"kind": self.kind, **data}, separators=(",", ":"), sort_keys=True)
 
 
+def check_seating(kind: str, players: Sequence[str], seed: int, low: int, high: int) -> None:
+    """``ValueError`` a user can read for a table of the wrong size, bad or repeated ids, or
+    a seed that is not a whole number (every seated game's ``new`` starts with this)."""
+    if not low <= len(players) <= high:
+        size = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise ValueError(f"{kind} needs {size} players, not {len(players)}")
+    if any(not isinstance(p, str) or not p for p in players):
+        raise ValueError("players must be non-empty string ids")
+    if len(set(players)) != len(players):
+        raise ValueError("a player cannot take two seats")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"the seed must be a whole number, not {seed!r}")
+
+
 def seat_of(seats: Mapping[str, int], player: str, kind: str) -> int:
     """The seat of ``player``; ``IllegalAction`` (``<kind>.not_a_player``) for anyone else."""
     seat = seats.get(player)

@@ -69,6 +69,7 @@ from bot.engine.base import (
     Game,
     IllegalAction,
     check_options,
+    check_seating,
     check_turn,
     register,
     seat_of,
@@ -343,16 +344,7 @@ class Papayoo(Game):
 
     @classmethod
     def new(cls, players: Sequence[str], seed: int, options: Mapping[str, Any]) -> Papayoo:
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise ValueError(
-                f"papayoo needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
-            )
-        if any(not isinstance(p, str) or not p for p in players):
-            raise ValueError("players must be non-empty string ids")
-        if len(set(players)) != len(players):
-            raise ValueError("a player cannot take two seats")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"the seed must be a whole number, not {seed!r}")
+        check_seating(KIND, players, seed, MIN_PLAYERS, MAX_PLAYERS)
         opts = check_options(options, DEFAULTS, KIND)
         _check_range("rounds", opts["rounds"], *ROUNDS_RANGE)
         if opts["turn_seconds"] != 0:

@@ -111,7 +111,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NoReturn
 
-from bot.engine.base import Action, Event, Game, IllegalAction, check_options, register
+from bot.engine.base import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    check_options,
+    check_seating,
+    register,
+)
 from bot.engine.cards import standard_deck, suit_of, value
 from bot.engine.rng import Rng
 
@@ -245,14 +253,7 @@ class Spit(Game):
 
     @classmethod
     def new(cls, players: Sequence[str], seed: int, options: Mapping[str, Any]) -> Spit:
-        if len(players) != PLAYERS:
-            raise ValueError(f"spit needs exactly {PLAYERS} players, not {len(players)}")
-        if any(not isinstance(p, str) or not p for p in players):
-            raise ValueError("players must be non-empty string ids")
-        if len(set(players)) != len(players):
-            raise ValueError("a player cannot take two seats")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"the seed must be a whole number, not {seed!r}")
+        check_seating(KIND, players, seed, PLAYERS, PLAYERS)
         opts = check_options(options, DEFAULTS, KIND)
         if opts["piles"] not in PILE_COUNTS:
             raise ValueError(f"spit: option piles must be 5 or 4, not {opts['piles']}")
