@@ -206,8 +206,8 @@ class TimerService:
         if due_at.tzinfo is None:
             raise ValueError("due_at must be timezone-aware")
         key = key or f"{kind}:{uuid.uuid4().hex}"
-        timer = await self._store.put(kind, due_at, payload or {}, key)
-        self._arm(timer.key, timer.due_at)
+        await self._store.put(kind, due_at, payload or {}, key)
+        self._arm(key, due_at)
         return key
 
     async def cancel(self, key: str) -> bool:

@@ -281,6 +281,112 @@ class GameView(discord.ui.View):
         return super().is_finished()
 
 
+Component: TypeAlias = dict[str, Any]
+"""One component as Discord's API spells it (a button or a select)."""
+
+
+def _emoji(emoji: str | discord.PartialEmoji | None) -> dict[str, Any] | None:
+    if emoji is None:
+        return None
+    partial = discord.PartialEmoji.from_str(emoji) if isinstance(emoji, str) else emoji
+    return dict(partial.to_dict())
+
+
+def button_payload(
+    kind: str,
+    game_id: int,
+    action: str,
+    arg: str | None = None,
+    *,
+    label: str | None = None,
+    emoji: str | discord.PartialEmoji | None = None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+) -> Component:
+    """What :class:`GameButton` sends, built directly: for controls rebuilt on every move."""
+    data: Component = {
+        "type": 2,
+        "style": style.value,
+        "disabled": disabled,
+        "custom_id": game_custom_id(kind, game_id, action, arg),
+    }
+    if label is not None:
+        data["label"] = label
+    if emoji is not None:
+        data["emoji"] = _emoji(emoji)
+    return data
+
+
+def option_payload(
+    label: str,
+    value: str,
+    *,
+    description: str | None = None,
+    emoji: str | discord.PartialEmoji | None = None,
+) -> dict[str, Any]:
+    """One option of :func:`select_payload` (as :class:`discord.SelectOption` sends it)."""
+    data: dict[str, Any] = {"label": label, "value": value, "default": False}
+    if description is not None:
+        data["description"] = description
+    if emoji is not None:
+        data["emoji"] = _emoji(emoji)
+    return data
+
+
+def select_payload(
+    kind: str,
+    game_id: int,
+    action: str,
+    options: Sequence[dict[str, Any]],
+    arg: str | None = None,
+    *,
+    placeholder: str | None = None,
+    min_values: int = 1,
+    max_values: int = 1,
+    disabled: bool = False,
+) -> Component:
+    """What :class:`GameSelect` sends, built directly (``options`` from :func:`option_payload`)."""
+    data: Component = {
+        "type": 3,
+        "custom_id": game_custom_id(kind, game_id, action, arg, prefix="gns"),
+        "min_values": min_values,
+        "max_values": max_values,
+        "disabled": disabled,
+        "options": list(options),
+    }
+    if placeholder is not None:
+        data["placeholder"] = placeholder
+    return data
+
+
+class PayloadView(GameView):
+    """Kit controls given as rows of component payloads (:func:`button_payload`,
+    :func:`select_payload`) rather than item objects.
+
+    A hand or a board is rebuilt on every move; building discord.py items for it cost more
+    than the rest of the render. Presses are routed by the custom ids, as for
+    :class:`GameButton` and :class:`GameSelect`, so nothing is stored per message.
+    """
+
+    def __init__(self, rows: Sequence[Sequence[Component]]) -> None:
+        super().__init__()
+        self.rows = [list(row) for row in rows if row]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return [{"type": 1, "components": row} for row in self.rows]
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    @property
+    def components(self) -> list[Component]:
+        """Every component, row after row."""
+        return [c for row in self.rows for c in row]
+
+
 def game_view(*items: discord.ui.Item[Any]) -> GameView:
     """A persistent view (no timeout) holding ``items``."""
     return GameView(*items)

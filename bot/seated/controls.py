@@ -26,7 +26,7 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.seated.render import Label, SeatedRenderer
-from bot.ui import GameButton, GameSelect, GameView
+from bot.ui import Component, PayloadView, button_payload, option_payload, select_payload
 
 BUTTONS_MAX: Final = 20
 """Four rows of five: the fifth row is kept for paging or a game's extra button."""
@@ -52,6 +52,10 @@ def parse(arg: str | None) -> tuple[str, list[int]] | None:
         return None
 
 
+def _rows(items: Sequence[Component], per_row: int = 5) -> list[list[Component]]:
+    return [list(items[i : i + per_row]) for i in range(0, len(items), per_row)]
+
+
 def hand_controls(
     kind: str,
     game_id: int,
@@ -60,7 +64,7 @@ def hand_controls(
     locale: Lang,
     *,
     page: int = 0,
-) -> GameView | None:
+) -> PayloadView | None:
     """The controls for ``view(player)``; ``None`` when the player has nothing to do."""
     you = view["you"]
     legal: list[Mapping[str, Any]] = list(you["legal_actions"])
@@ -69,19 +73,18 @@ def hand_controls(
     mark = stamp(legal)
     multi = renderer.multi_pick(view, locale)
     if multi is not None:
-        options = [discord.SelectOption(label=renderer.card(c), value=c) for c in multi.cards]
-        return GameView(
-            GameSelect(
-                kind,
-                game_id,
-                "pick",
-                options[:SELECT_MAX],
-                mark,
-                placeholder=multi.placeholder,
-                min_values=multi.count,
-                max_values=multi.count,
-            )
+        options = [option_payload(renderer.card(c), c) for c in multi.cards]
+        pick = select_payload(
+            kind,
+            game_id,
+            "pick",
+            options[:SELECT_MAX],
+            mark,
+            placeholder=multi.placeholder,
+            min_values=multi.count,
+            max_values=multi.count,
         )
+        return PayloadView([[pick]])
     hand: list[str] = list(you.get("hand") or [])
     singles = {renderer.action_card(a): i for i, a in enumerate(legal)}
     if (
@@ -91,83 +94,83 @@ def hand_controls(
         and None not in singles
         and set(singles) <= set(hand)
     ):
-        return GameView(
-            *(
-                GameButton(
-                    kind,
-                    game_id,
-                    "do",
-                    f"{mark}.{singles[code]}" if code in singles else f"{mark}.x{n}",
-                    label=renderer.card(code),
-                    style=discord.ButtonStyle.primary
-                    if code in singles
-                    else discord.ButtonStyle.secondary,
-                    disabled=code not in singles,
-                    row=n // 5,
-                )
-                for n, code in enumerate(hand)
+        primary, secondary = discord.ButtonStyle.primary, discord.ButtonStyle.secondary
+        return PayloadView(
+            _rows(
+                [
+                    button_payload(
+                        kind,
+                        game_id,
+                        "do",
+                        f"{mark}.{singles[code]}" if code in singles else f"{mark}.x{n}",
+                        label=renderer.card(code),
+                        style=primary if code in singles else secondary,
+                        disabled=code not in singles,
+                    )
+                    for n, code in enumerate(hand)
+                ]
             )
         )
     labels = [renderer.action_label(a, view, locale) for a in legal]
     if len(legal) <= BUTTONS_MAX:
-        return GameView(
-            *(
-                GameButton(
-                    kind,
-                    game_id,
-                    "do",
-                    f"{mark}.{i}",
-                    label=label.text[:LABEL_MAX],
-                    emoji=label.emoji,
-                    style=label.style,
-                    row=i // 5,
-                )
-                for i, label in enumerate(labels)
+        return PayloadView(
+            _rows(
+                [
+                    button_payload(
+                        kind,
+                        game_id,
+                        "do",
+                        f"{mark}.{i}",
+                        label=label.text[:LABEL_MAX],
+                        emoji=label.emoji,
+                        style=label.style,
+                    )
+                    for i, label in enumerate(labels)
+                ]
             )
         )
     per_page = SELECT_MAX * SELECTS_PER_PAGE
     pages = (len(legal) + per_page - 1) // per_page
     page = max(0, min(page, pages - 1))
     first = page * per_page
-    items: list[discord.ui.Item[Any]] = []
+    rows: list[list[Component]] = []
     for k in range(SELECTS_PER_PAGE):
         start = first + k * SELECT_MAX
         chunk = range(start, min(start + SELECT_MAX, len(legal)))
         if not chunk:
             break
-        items.append(
-            GameSelect(
-                kind,
-                game_id,
-                "do",
-                [
-                    discord.SelectOption(
-                        label=labels[i].text[:100],
-                        value=str(i),
-                        emoji=labels[i].emoji,
-                        description=labels[i].description,
-                    )
-                    for i in chunk
-                ],
-                f"{mark}.{page}.{k}",
-                placeholder=t("seated.choose", locale, first=chunk[0] + 1, last=chunk[-1] + 1),
-                row=k,
+        options = [
+            option_payload(
+                labels[i].text[:100],
+                str(i),
+                emoji=labels[i].emoji,
+                description=labels[i].description,
             )
+            for i in chunk
+        ]
+        placeholder = t("seated.choose", locale, first=chunk[0] + 1, last=chunk[-1] + 1)
+        rows.append(
+            [
+                select_payload(
+                    kind, game_id, "do", options, f"{mark}.{page}.{k}", placeholder=placeholder
+                )
+            ]
         )
     if pages > 1:
-        for target, key in ((page - 1, "seated.page_prev"), (page + 1, "seated.page_next")):
-            items.append(
-                GameButton(
+        rows.append(
+            [
+                button_payload(
                     kind,
                     game_id,
                     "page",
                     f"{mark}.{target}",
                     label=t(key, locale, page=target + 1, pages=pages),
                     disabled=not 0 <= target < pages,
-                    row=4,
                 )
-            )
-    return GameView(*items)
+                for target, key in ((page - 1, "seated.page_prev"), (page + 1, "seated.page_next"))
+            ]
+        )
+    return PayloadView(rows)
 
 
 def board_button(
@@ -178,19 +181,19 @@ def board_button(
     index: int,
     label: Label,
     *,
-    row: int | None = None,
     disabled: bool = False,
-) -> GameButton:
+    mark: str | None = None,
+) -> Component:
     """A control of a public board: ``gn:<kind>:<game_id>:do:<stamp>.<seat>.<index>``; only
-    the player in ``seat`` may use it, and only for the decision ``legal`` stamps."""
-    return GameButton(
+    the player in ``seat`` may use it, and only for the decision ``legal`` stamps (``mark``:
+    that stamp, when the caller already has it)."""
+    return button_payload(
         kind,
         game_id,
         "do",
-        f"{stamp(legal)}.{seat}.{index}",
+        f"{mark or stamp(legal)}.{seat}.{index}",
         label=label.text[:LABEL_MAX],
         emoji=label.emoji,
         style=label.style,
         disabled=disabled,
-        row=row,
     )

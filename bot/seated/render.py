@@ -16,7 +16,7 @@ import discord
 
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, has_key, t
-from bot.ui import GameView
+from bot.ui import GameView, PayloadView
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -237,15 +237,27 @@ class SeatedRenderer:
     ) -> GameView:
         """A public board's controls (``SeatedSpec.public_board``): each player's legal actions
         as buttons, one row per player (five at most); :func:`board_button` makes each one."""
-        from bot.seated.controls import board_button  # controls builds on this module
+        from bot.seated.controls import board_button, stamp  # controls builds on this module
 
-        items = []
+        rows = []
         for seat, view in enumerate(views.values()):
             legal = view.get("you", {}).get("legal_actions") or []
-            for index, action in enumerate(legal[:5]):
-                label = self.action_label(action, view, locale)
-                items.append(board_button(kind, game_id, seat, legal, index, label, row=seat % 5))
-        return GameView(*items)
+            mark = stamp(legal)
+            rows.append(
+                [
+                    board_button(
+                        kind,
+                        game_id,
+                        seat,
+                        legal,
+                        index,
+                        self.action_label(action, view, locale),
+                        mark=mark,
+                    )
+                    for index, action in enumerate(legal[:5])
+                ]
+            )
+        return PayloadView(rows[:5])
 
     # -- what happened ----------------------------------------------------------------------
 

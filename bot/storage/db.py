@@ -11,9 +11,10 @@ own transaction) and an error inside the inner block rolls back only that block 
 
 Round-trips. Each call into SQLite's thread costs a turn of the event loop, and the write
 lock is held across them. The ``conn`` of a transaction (a :class:`Tx`) runs a statement
-and fetches all its rows in one trip, and folds the statements that return nothing
-(``BEGIN``, ``SAVEPOINT``, ``RELEASE``) into the next trip: a move (``BEGIN``, its save, two
-timers in savepoints, ``COMMIT``) costs four trips.
+and fetches all its rows in one trip, and folds the statements whose result nobody reads
+(``BEGIN``, ``SAVEPOINT``, ``RELEASE``, a save checked by its row count, a timer row) into
+the next trip: a move (``BEGIN``, its save, two timers in savepoints, ``COMMIT``) is one
+trip.
 
 Reads outside a transaction use a second, read-only connection and never queue behind the
 write lock; WAL gives them the last committed state, never another task's uncommitted
@@ -99,14 +100,26 @@ class _Statement:
 
 
 class _Deferred:
-    """A statement with no result waiting for the next trip (``sent`` once it ran)."""
+    """A statement with no result waiting for the next trip (``sent`` once it ran).
 
-    __slots__ = ("params", "sent", "sql")
+    ``expect``: the number of rows it must change, else ``error`` is raised in that trip and
+    the statements after it do not run (the transaction then rolls back).
+    """
 
-    def __init__(self, sql: str, params: Params = ()) -> None:
+    __slots__ = ("error", "expect", "params", "sent", "sql")
+
+    def __init__(
+        self,
+        sql: str,
+        params: Params = (),
+        expect: int | None = None,
+        error: Exception | None = None,
+    ) -> None:
         self.sql = sql
         self.params = params
         self.sent = False
+        self.expect = expect
+        self.error = error
 
 
 def _run_in_thread(
@@ -118,8 +131,12 @@ def _run_in_thread(
     rollback: bool = False,
 ) -> Rows:
     for item in pending:
-        raw.execute(item.sql, item.params)
+        changed = raw.execute(item.sql, item.params).rowcount
         item.sent = True
+        if item.expect is not None and changed != item.expect:
+            raise item.error or sqlite3.IntegrityError(
+                f"{item.sql!r} changed {changed} rows, not {item.expect}"
+            )
     if sql is None or (rollback and not raw.in_transaction):
         return Rows([], -1, None)
     cur = raw.executemany(sql, params) if many else raw.execute(sql, params)
@@ -137,18 +154,31 @@ class Tx:
         self._conn = conn
         self._pending: list[_Deferred] = []
 
-    def defer(self, sql: str, params: Params = ()) -> _Deferred:
-        """Send ``sql`` (whose result nobody reads) with the next statement."""
-        item = _Deferred(sql, params)
+    def defer(
+        self,
+        sql: str,
+        params: Params = (),
+        *,
+        expect: int | None = None,
+        error: Exception | None = None,
+    ) -> _Deferred:
+        """Send ``sql`` (whose result nobody reads) with the next statement; with ``expect``,
+        that trip raises ``error`` unless it changed exactly ``expect`` rows."""
+        item = _Deferred(sql, params, expect, error)
         self._pending.append(item)
         return item
 
     def drop(self, item: _Deferred) -> bool:
-        """Take back a deferred statement not sent yet; ``False`` if it already ran."""
+        """Take back a deferred statement not sent yet, with every one deferred after it
+        (they belong to the block ``item`` opened); ``False`` if it already ran."""
         if not item.sent and item in self._pending:
-            self._pending.remove(item)
+            del self._pending[self._pending.index(item) :]
             return True
         return False
+
+    def only_pending(self, item: _Deferred) -> bool:
+        """Whether ``item`` is all there is to send (nothing ran or waits after it)."""
+        return self._pending == [item] and not item.sent
 
     def last_pending(self, item: _Deferred) -> bool:
         return bool(self._pending) and self._pending[-1] is item
@@ -256,8 +286,12 @@ class Database:
                     if not tx.drop(begin):
                         await tx.finish("ROLLBACK")
                     raise
-                if not tx.drop(begin):
-                    await tx.finish("COMMIT")
+                if not (tx.only_pending(begin) and tx.drop(begin)):
+                    try:
+                        await tx.finish("COMMIT")
+                    except BaseException:  # a deferred statement failed: nothing stays
+                        await tx.finish("ROLLBACK")
+                        raise
             finally:
                 self._owner = None
                 self._tx = None

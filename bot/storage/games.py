@@ -198,7 +198,9 @@ async def fetch_game(conn: Tx, game_id: int) -> StoredGame | None:
 
 
 async def _save(conn: Tx, new: StoredGame, expected_version: int, state: str | None = None) -> None:
-    async with conn.execute(
+    """The save rides on the transaction's next trip; that trip raises :class:`StaleGame` if
+    the row is no longer at ``expected_version`` (and the transaction rolls back)."""
+    conn.defer(
         "UPDATE games SET state = ?, status = ?, meta = ?, version = ?, updated_at = ?"
         " WHERE id = ? AND version = ?",
         (
@@ -210,9 +212,9 @@ async def _save(conn: Tx, new: StoredGame, expected_version: int, state: str | N
             new.id,
             expected_version,
         ),
-    ) as cur:
-        if cur.rowcount != 1:
-            raise StaleGame(f"game #{new.id} is no longer at version {expected_version}")
+        expect=1,
+        error=StaleGame(f"game #{new.id} is no longer at version {expected_version}"),
+    )
 
 
 async def _record_results(conn: Tx, stored: StoredGame, lines: list[PlayerResult]) -> None:

@@ -32,6 +32,10 @@ class PrivateStore:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        self._waiting: set[int] | None = None
+        """Users who may have something pending (read once, then kept up to date): every
+        interaction asks, and almost always for nobody."""
+        self._puts = 0
 
     async def put(
         self,
@@ -57,6 +61,9 @@ class PrivateStore:
                 to_iso(self._clock.now()),
             ),
         )
+        self._puts += 1
+        if self._waiting is not None:
+            self._waiting.add(user_id)
 
     async def pending(self, user_id: int) -> list[PendingPrivate]:
         """What waits for the user, oldest first."""
@@ -68,9 +75,19 @@ class PrivateStore:
         return [_row(row) for row in rows]
 
     async def has_pending(self, user_id: int) -> bool:
+        if self._waiting is None:
+            rows = await self._db.fetchall(
+                "SELECT DISTINCT user_id FROM pending_private WHERE pending = 1"
+            )
+            self._waiting = {row[0] for row in rows}
+        if user_id not in self._waiting:
+            return False
+        puts = self._puts
         row = await self._db.fetchone(
             "SELECT 1 FROM pending_private WHERE user_id = ? AND pending = 1 LIMIT 1", (user_id,)
         )
+        if row is None and puts == self._puts:  # nothing kept meanwhile
+            self._waiting.discard(user_id)
         return row is not None
 
     async def delivered(self, user_id: int, key: str) -> None:

@@ -37,21 +37,19 @@ class TimerStore:
         self._db = db
         self._clock = clock
 
-    async def put(self, kind: str, due_at: datetime, payload: Mapping[str, Any], key: str) -> Timer:
-        """Create the timer ``key``, replacing any older one with that key (done or not)."""
+    async def put(self, kind: str, due_at: datetime, payload: Mapping[str, Any], key: str) -> str:
+        """Create the timer ``key``, replacing any older one with that key (done or not).
+
+        Inside a transaction the rows ride on its next trip (no trip of their own)."""
         body = json.dumps(dict(payload), separators=(",", ":"), sort_keys=True)
         async with self._db.transaction() as conn:
-            # A new row (a new id) even for a known key: see mark_done. One trip in all.
+            # A new row (a new id) even for a known key: see mark_done.
             conn.defer("DELETE FROM timers WHERE key = ?", (key,))
-            async with conn.execute(
-                "INSERT INTO timers (key, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)"
-                " RETURNING id, key, kind, due_at, payload, done, attempts, last_error",
+            conn.defer(
+                "INSERT INTO timers (key, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                 (key, kind, to_iso(due_at), body, to_iso(self._clock.now())),
-            ) as cur:
-                row = await cur.fetchone()
-        if row is None:
-            raise RuntimeError(f"timer {key!r} vanished")
-        return _row_to_timer(row)
+            )
+        return key
 
     async def cancel(self, key: str) -> bool:
         """Forget a pending timer; returns whether there was one."""

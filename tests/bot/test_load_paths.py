@@ -14,7 +14,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.engine import IllegalAction
-from bot.storage import Store
+from bot.storage import StaleGame, Store
 from bot.timers import MAX_CONCURRENT, TimerService
 from tests.bot.conftest import new_counter
 
@@ -60,7 +60,7 @@ async def test_nothing_is_cached_from_inside_a_transaction_rolled_back(store: St
     assert stored.version == 1 and stored.game.to_dict()["total"] == 0
 
 
-async def test_a_move_is_four_trips_to_sqlite(store: Store, clock: FakeClock) -> None:
+async def test_a_move_is_one_trip_to_sqlite(store: Store, clock: FakeClock) -> None:
     game_id = await store.games.create("counter", 1, 2, new_counter())
     await store.games.require(game_id)
     conn = store.db._connection()
@@ -79,8 +79,41 @@ async def test_a_move_is_four_trips_to_sqlite(store: Store, clock: FakeClock) ->
             await store.timers.put("t", clock.now() + timedelta(minutes=1), {}, key)
 
     await store.games.act(game_id, "111", {"type": "inc"}, in_tx=two_timers)
-    assert trips == 4  # BEGIN + save, each timer (savepoint + delete + insert), COMMIT
+    assert trips == 1  # BEGIN, the save, each timer (savepoint, delete, insert), COMMIT
     assert {t.key for t in await store.timers.pending()} == {"turn", "warn"}
+
+
+async def test_a_stale_save_in_the_commit_trip_rolls_everything_back(
+    store: Store, clock: FakeClock, db_path: Path
+) -> None:
+    game_id = await store.games.create("counter", 1, 2, new_counter())
+    await store.games.require(game_id)  # cached at version 1
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("UPDATE games SET version = 7 WHERE id = ?", (game_id,))  # another writer
+    other.close()
+
+    async def timer(stored: Any, events: Any) -> None:
+        await store.timers.put("t", clock.now() + timedelta(minutes=1), {}, "turn")
+
+    with pytest.raises(StaleGame):
+        await store.games.act(game_id, "111", {"type": "inc"}, in_tx=timer)
+    assert await store.timers.pending() == []
+    assert not store.db._connection()._conn.in_transaction
+    stored = await store.games.require(game_id)  # read again, not from the cache
+    assert stored.version == 7 and stored.game.to_dict()["total"] == 0
+
+
+async def test_a_block_rolled_back_before_its_trip_sends_none_of_its_statements(
+    store: Store, clock: FakeClock
+) -> None:
+    async with store.db.transaction() as conn:
+        conn.defer("INSERT INTO scheduler_runs VALUES ('kept', '1', 'x')")
+        with pytest.raises(ZeroDivisionError):
+            async with store.db.transaction():
+                await store.timers.put("t", clock.now(), {}, "dropped")
+                raise ZeroDivisionError
+    assert await store.timers.pending() == []
+    assert await store.db.fetchval("SELECT COUNT(*) FROM scheduler_runs") == 1
 
 
 async def test_reads_do_not_wait_for_a_write_and_see_only_commits(store: Store) -> None:

@@ -414,8 +414,11 @@ def test_guild_settings_local_time() -> None:
 
 async def test_timer_store(store: Store, clock: FakeClock) -> None:
     due = clock.now() + timedelta(minutes=10)
-    first = await store.timers.put("k", due, {"a": 1}, "key1")
-    replaced = await store.timers.put("k", due + timedelta(minutes=1), {"a": 2}, "key1")
+    assert await store.timers.put("k", due, {"a": 1}, "key1") == "key1"
+    first = await store.timers.get("key1")
+    await store.timers.put("k", due + timedelta(minutes=1), {"a": 2}, "key1")
+    replaced = await store.timers.get("key1")
+    assert first is not None and replaced is not None
     assert replaced.id != first.id and replaced.payload == {"a": 2}
     assert [t.key for t in await store.timers.pending()] == ["key1"]
     assert await store.timers.due(clock.now()) == []
