@@ -14,7 +14,8 @@ throughput (interactions per second), answer time p50 / p99 / max (dispatch to t
 answer, as Discord's 3 s deadline counts it), failures (no answer within 3 s, or an answer
 that was not the update the player expected), REST calls per move (interaction answers not
 counted), the bot's CPU ms per interaction (its process CPU time, which the drivers' load
-disturbs less than wall time), database thread round-trips and log lines per interaction,
+disturbs less than wall time), database trips (batches of statements) and those through
+aiosqlite's thread, and log lines per interaction,
 and memory per live game (the bot's RSS with every table dealt, minus its RSS once a first
 table was dealt, divided by the other tables, after a collection; ``--memory`` also traces the Python heap for the
 live bytes per game, which RSS overstates by what the start rush left fragmented). The start rush is reported too: how long the N lobbies took to
@@ -428,6 +429,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "cpu_share": cpu / window,
         "db_trips": (after["db_round_trips"] - before["db_round_trips"]) / max(1, interactions),
         "threads": (after["threads"] - before["threads"]) / max(1, interactions),
+        "db_calls": (after.get("db_calls", 0) - before.get("db_calls", 0)) / max(1, interactions),
         "log_lines": (after["log_records"] - before["log_records"]) / max(1, interactions),
         "kb_per_game": (live["rss"] - base["rss"]) / 1024 / max(1, args.tables - 1),
         "base_mb": base["rss"] / 2**20,
@@ -451,7 +453,8 @@ def report(out: dict[str, Any]) -> None:
     )
     print(
         f"  bot: {out['cpu_ms']:.2f} CPU ms per interaction ({out['cpu_share']:.0%} of a core),"
-        f" {out['db_trips']:.1f} db round-trips, {out['threads']:.2f} to_thread,"
+        f" {out['db_calls']:.1f} db trips ({out['db_trips']:.1f} through a thread),"
+        f" {out['threads']:.2f} to_thread,"
         f" {out['log_lines']:.2f} log lines per interaction (players: {out['driver_share']:.0%});"
         f" REST calls per move {out['rest_per_move']:.2f}"
     )

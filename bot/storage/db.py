@@ -9,8 +9,18 @@ A transaction opened inside another one *by the same task* joins it as a ``SAVEP
 repositories can be composed (``GameStore.act(..., in_tx=...)`` calls other stores inside its
 own transaction) and an error inside the inner block rolls back only that block if caught.
 
-Round-trips. Each call into SQLite's thread costs a turn of the event loop, and the write
-lock is held across them. The ``conn`` of a transaction (a :class:`Tx`) runs a statement
+Writes run on the event loop itself. SQLite's own work for a move (a few statements and a
+commit into the WAL, with no fsync) costs less than handing it to a thread and back, and a
+thread would fight the event loop for the GIL while a move waits. So the writing
+connection never waits on the loop: its ``busy_timeout`` is 0, and a trip that finds the
+database locked by another process (``BEGIN IMMEDIATE`` refused, nothing done yet) is sent
+again through aiosqlite's thread, which waits up to ``BUSY_TIMEOUT_MS`` for the lock while
+the loop answers everyone else. Checkpoints (copying the WAL back into the database, with an
+fsync) run on a connection of their own in a thread, every ``CHECKPOINT_EVERY`` commits,
+never inside a move.
+
+Round-trips. Each statement sent costs a call into SQLite, and the write lock is held
+across them. The ``conn`` of a transaction (a :class:`Tx`) runs a statement
 and fetches all its rows in one trip, and folds the statements whose result nobody reads
 (``BEGIN``, ``SAVEPOINT``, ``RELEASE``, a save checked by its row count, a timer row) into
 the next trip: a move (``BEGIN``, its save, two timers in savepoints, ``COMMIT``) is one
@@ -48,6 +58,9 @@ log = logging.getLogger("gamenight.storage")
 Params = Sequence[Any] | dict[str, Any]
 
 BUSY_TIMEOUT_MS = 5000
+CHECKPOINT_EVERY = 200
+"""Commits between two checkpoints (a move writes a few pages to the WAL)."""
+SQLITE_BUSY = 5
 
 
 class DatabaseClosed(RuntimeError):
@@ -147,11 +160,36 @@ def _run_in_thread(
         cur.close()
 
 
-class Tx:
-    """The connection of a transaction (or of a read): one trip per statement."""
+def _run_waiting(
+    raw: sqlite3.Connection,
+    pending: list[_Deferred],
+    sql: str | None,
+    params: Any,
+    many: bool,
+    rollback: bool = False,
+) -> Rows:
+    """:func:`_run_in_thread`, waiting for another process's write lock (in the thread)."""
+    raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    try:
+        return _run_in_thread(raw, pending, sql, params, many, rollback)
+    finally:
+        raw.execute("PRAGMA busy_timeout = 0")
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+
+def _busy(err: sqlite3.OperationalError) -> bool:
+    return (getattr(err, "sqlite_errorcode", 0) & 0xFF) == SQLITE_BUSY
+
+
+class Tx:
+    """The connection of a transaction (or of a read): one trip per statement.
+
+    ``inline``: statements run on the event loop (the writer, see the module's docstring);
+    otherwise in aiosqlite's thread.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, inline: bool = False) -> None:
         self._conn = conn
+        self._inline = inline
         self._pending: list[_Deferred] = []
 
     def defer(
@@ -189,8 +227,15 @@ class Tx:
         pending, self._pending = self._pending, []
         raw = self._conn._conn
         call: Callable[..., Awaitable[Rows]] = self._conn._execute
-        rows = await call(_run_in_thread, raw, pending, sql, params, many, rollback)
-        return rows
+        if not self._inline:
+            return await call(_run_in_thread, raw, pending, sql, params, many, rollback)
+        try:
+            return _run_in_thread(raw, pending, sql, params, many, rollback)
+        except sqlite3.OperationalError as err:
+            if not _busy(err) or any(item.sent for item in pending):
+                raise
+        # Locked by another process before anything ran: the same trip, waiting in the thread.
+        return await call(_run_waiting, raw, pending, sql, params, many, rollback)
 
     def execute(self, sql: str, params: Params = ()) -> _Statement:
         return _Statement(lambda: self._run(sql, params))
@@ -214,6 +259,9 @@ class Database:
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
         self._depth = 0
+        self._commits = 0
+        self._checkpointer: aiosqlite.Connection | None = None
+        self._checkpoint: asyncio.Task[None] | None = None
 
     @property
     def is_open(self) -> bool:
@@ -225,14 +273,22 @@ class Database:
             return
         if isinstance(self.path, Path):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(self.path), isolation_level=None)
+        # Used from the loop (writes) and from aiosqlite's thread (a wait for the lock), never
+        # at once: the write lock orders them.
+        conn = await aiosqlite.connect(
+            str(self.path), isolation_level=None, check_same_thread=False
+        )
         conn.row_factory = aiosqlite.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute("PRAGMA busy_timeout = 0")
         await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute("PRAGMA synchronous = NORMAL")
         await conn.execute("PRAGMA foreign_keys = ON")
         self._conn = conn
         if isinstance(self.path, Path):
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")  # see _checkpoint_soon
+            checkpointer = await aiosqlite.connect(str(self.path), isolation_level=None)
+            await checkpointer.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._checkpointer = checkpointer
             reader = await aiosqlite.connect(
                 self.path.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None
             )
@@ -245,9 +301,14 @@ class Database:
         """Wait for the running transaction, then close. Safe to call twice."""
         if self._conn is None:
             return
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
         async with self._lock:
             conn, self._conn = self._conn, None
             reader, self._reader = self._reader, None
+            checkpointer, self._checkpointer = self._checkpointer, None
+            if checkpointer is not None:
+                await checkpointer.close()
             if reader is not None:
                 await reader.close()
             if conn is not None:
@@ -275,7 +336,7 @@ class Database:
                 yield tx
             return
         async with self._lock:
-            tx = Tx(self._connection())
+            tx = Tx(self._connection(), inline=True)
             self._owner = asyncio.current_task()
             self._tx = tx
             try:
@@ -292,9 +353,30 @@ class Database:
                     except BaseException:  # a deferred statement failed: nothing stays
                         await tx.finish("ROLLBACK")
                         raise
+                    self._committed()
             finally:
                 self._owner = None
                 self._tx = None
+
+    def _committed(self) -> None:
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0:
+            self._checkpoint_soon()
+
+    def _checkpoint_soon(self) -> None:
+        """Copy the WAL back into the database, in a thread, on its own connection: readers
+        and the next writes go on meanwhile (``PASSIVE``)."""
+        checkpointer = self._checkpointer
+        if checkpointer is None or (self._checkpoint is not None and not self._checkpoint.done()):
+            return
+
+        async def run() -> None:
+            try:
+                await checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except (sqlite3.Error, ValueError):
+                log.warning("checkpoint failed; the next one will catch up", exc_info=True)
+
+        self._checkpoint = asyncio.create_task(run(), name="sqlite-checkpoint")
 
     @asynccontextmanager
     async def _savepoint(self, tx: Tx) -> AsyncIterator[Tx]:
@@ -325,7 +407,7 @@ class Database:
             yield Tx(self._reader)
             return
         async with self._lock:
-            yield Tx(self._connection())
+            yield Tx(self._connection(), inline=True)
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         async with self.read() as conn, conn.execute(sql, params) as cur:
@@ -357,6 +439,6 @@ class Database:
             rows = await self._tx.execute(f"PRAGMA {name}")
         else:
             async with self._lock:
-                rows = await Tx(self._connection()).execute(f"PRAGMA {name}")
+                rows = await Tx(self._connection(), inline=True).execute(f"PRAGMA {name}")
         row = await rows.fetchone()
         return None if row is None else row[0]

@@ -15,6 +15,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.engine import IllegalAction
 from bot.storage import StaleGame, Store
+from bot.storage import db as db_module
 from bot.timers import MAX_CONCURRENT, TimerService
 from tests.bot.conftest import new_counter
 
@@ -60,19 +61,30 @@ async def test_nothing_is_cached_from_inside_a_transaction_rolled_back(store: St
     assert stored.version == 1 and stored.game.to_dict()["total"] == 0
 
 
-async def test_a_move_is_one_trip_to_sqlite(store: Store, clock: FakeClock) -> None:
+async def test_a_move_is_one_trip_to_sqlite(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game_id = await store.games.create("counter", 1, 2, new_counter())
     await store.games.require(game_id)
-    conn = store.db._connection()
     trips = 0
-    original = conn._execute
+    original = db_module._run_in_thread
 
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def counted(*args: Any) -> Any:
         nonlocal trips
         trips += 1
-        return await original(fn, *args, **kwargs)
+        return original(*args)
 
-    conn._execute = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(db_module, "_run_in_thread", counted)
+    threads = 0
+    conn = store.db._connection()
+    original_execute = conn._execute
+
+    async def in_thread(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal threads
+        threads += 1
+        return await original_execute(fn, *args, **kwargs)
+
+    conn._execute = in_thread  # type: ignore[method-assign]
 
     async def two_timers(stored: Any, events: Any) -> None:
         for key in ("turn", "warn"):
@@ -80,6 +92,7 @@ async def test_a_move_is_one_trip_to_sqlite(store: Store, clock: FakeClock) -> N
 
     await store.games.act(game_id, "111", {"type": "inc"}, in_tx=two_timers)
     assert trips == 1  # BEGIN, the save, each timer (savepoint, delete, insert), COMMIT
+    assert threads == 0  # on the event loop: nothing waited for the write lock
     assert {t.key for t in await store.timers.pending()} == {"turn", "warn"}
 
 
@@ -151,6 +164,9 @@ async def test_a_briefly_locked_database_delays_a_move_once(store: Store, db_pat
     move = asyncio.create_task(store.games.act(game_id, "111", {"type": "inc"}))
     await asyncio.sleep(0.2)
     assert not move.done()  # waiting for the lock (busy timeout), not failed
+    # ... in a thread: the event loop goes on answering meanwhile.
+    assert await store.db.fetchval("SELECT COUNT(*) FROM games WHERE id = ?", (game_id,)) == 1
+    assert not move.done()
     unlock.set()
     moved, _ = await move
     await asyncio.to_thread(holder.join)
@@ -231,3 +247,23 @@ async def test_due_timers_run_concurrently_and_bounded(store: Store, clock: Fake
     assert await sweep == total
     assert most == MAX_CONCURRENT
     assert await timers.pending() == []
+
+
+async def test_the_wal_is_checkpointed_off_the_event_loop_every_so_many_commits(
+    store: Store, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db_module, "CHECKPOINT_EVERY", 3)
+    assert await store.db.pragma("wal_autocheckpoint") == 0  # never inside a move
+    for n in range(3):
+        await store.db.execute("INSERT INTO scheduler_runs VALUES (?, '1', 'x')", (f"r{n}",))
+    checkpoint = store.db._checkpoint
+    assert checkpoint is not None
+    await checkpoint
+    # The database file alone (without its WAL) holds the commits.
+    alone = db_path.with_name("alone.sqlite3")
+    alone.write_bytes(db_path.read_bytes())
+    other = sqlite3.connect(alone)
+    try:
+        assert other.execute("SELECT COUNT(*) FROM scheduler_runs").fetchone()[0] == 3
+    finally:
+        other.close()
