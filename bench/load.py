@@ -40,6 +40,8 @@ import os
 import random
 import re
 import resource
+import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -386,11 +388,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(args.warmup)
             live = await bot.stats("gc")
             mark = len(fake.calls)
+            perf = Instructions()
+            await perf.start(bot.proc.pid)
             before = await bot.stats("profile" if args.profile else "stats")
             load.measuring = True
             driver_cpu = -cpu_seconds()
             await asyncio.sleep(args.duration)
             after = await bot.stats()
+            instructions = await perf.stop()
             driver_cpu += cpu_seconds()
             load.measuring = False
             calls = fake.calls[mark:]
@@ -427,6 +432,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rest_kinds": Counter(f"{c.method} {c.route}" for c in rest).most_common(6),
         "cpu_ms": 1000 * cpu / max(1, interactions),
         "cpu_share": cpu / window,
+        "instr_u": instructions.get("u", 0) / max(1, interactions) / 1e6,
+        "instr_k": instructions.get("k", 0) / max(1, interactions) / 1e6,
         "db_trips": (after["db_round_trips"] - before["db_round_trips"]) / max(1, interactions),
         "threads": (after["threads"] - before["threads"]) / max(1, interactions),
         "db_calls": (after.get("db_calls", 0) - before.get("db_calls", 0)) / max(1, interactions),
@@ -439,6 +446,37 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "driver_share": driver_cpu / window,
     }
     return out
+
+
+class Instructions:
+    """Instructions the bot's process retires (``perf stat``, user and kernel), when perf
+    is installed and allowed: unlike CPU time, barely moved by what else runs on the
+    machine, so a change's effect shows between two runs on a busy machine."""
+
+    def __init__(self) -> None:
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self, pid: int) -> None:
+        if shutil.which("perf") is None:
+            return
+        self.proc = await asyncio.create_subprocess_exec(
+            *("perf", "stat", "-x", ",", "-e", "instructions:u,instructions:k", "-p", str(pid)),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        await asyncio.sleep(0.2)  # attached
+
+    async def stop(self) -> dict[str, float]:
+        if self.proc is None:
+            return {}
+        self.proc.send_signal(signal.SIGINT)
+        _, err = await self.proc.communicate()
+        counts: dict[str, float] = {}
+        for line in err.decode(errors="replace").splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[0].isdigit():
+                counts[fields[2].split(":")[-1]] = float(fields[0])
+        return counts
 
 
 def report(out: dict[str, Any]) -> None:
@@ -464,6 +502,11 @@ def report(out: dict[str, Any]) -> None:
         + (f", {out['heap_kb_per_game']:.0f} KB of live heap" if out["heap_kb_per_game"] else "")
         + " per game)"
     )
+    if out["instr_u"]:
+        print(
+            f"  bot instructions per interaction: {out['instr_u']:.2f} M in Python and"
+            f" libraries, {out['instr_k']:.2f} M in the kernel (perf stat)"
+        )
     print(f"  REST: {out['rest_kinds']}")
     print(f"  log: {out['top_log']}")
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -40,6 +41,8 @@ from typing import Any, Protocol, TypeAlias, cast
 
 import discord
 from discord import app_commands
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
 
 from bot.engine import IllegalAction
 from bot.i18n import Lang, has_key, locale_for_user, t
@@ -112,11 +115,16 @@ class ActionRouter:
         return self._handlers.get((kind, action)) or self._handlers.get((kind, None))
 
 
+@functools.lru_cache(maxsize=256)
+def _valid_route(kind: str, action: str) -> bool:
+    return bool(_NAME.match(kind) and _ACTION_NAME.match(action))
+
+
 def game_custom_id(
     kind: str, game_id: int, action: str, arg: str | None = None, *, prefix: str = "gn"
 ) -> str:
     """``gn:<kind>:<game_id>:<action>[:<arg>]``, checked to fit Discord's 100 characters."""
-    if not _NAME.match(kind) or not _ACTION_NAME.match(action):
+    if not _valid_route(kind, action):
         raise ValueError(f"bad kind or action: {kind!r}, {action!r}")
     if arg is not None and ":" in arg:
         raise ValueError("a button argument cannot contain ':'")
@@ -385,6 +393,21 @@ class PayloadView(GameView):
     def components(self) -> list[Component]:
         """Every component, row after row."""
         return [c for row in self.rows for c in row]
+
+
+async def edit_by_id(
+    client: discord.Client,
+    channel_id: int,
+    message_id: int,
+    *,
+    content: str | None = MISSING,
+    embed: discord.Embed | None = MISSING,
+    view: discord.ui.View | None = MISSING,
+) -> None:
+    """Edit a message known by its ids, without reading back the message Discord returns:
+    a table or a hand is edited after every move, and nobody needs the answer."""
+    with handle_message_parameters(content=content, embed=embed, view=view) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)
 
 
 def game_view(*items: discord.ui.Item[Any]) -> GameView:

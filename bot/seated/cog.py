@@ -33,6 +33,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import discord
@@ -51,7 +52,16 @@ from bot.seated.notices import TurnNotices
 from bot.seated.order import ArrivalOrder
 from bot.seated.render import HandContext, SeatedRenderer, TableContext, mention
 from bot.storage import PlayerResult, StoredGame, default_results
-from bot.ui import GameButton, GameSelect, GameView, Press, auto_defer, respond, update_message
+from bot.ui import (
+    GameButton,
+    GameSelect,
+    GameView,
+    Press,
+    auto_defer,
+    edit_by_id,
+    respond,
+    update_message,
+)
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -111,6 +121,10 @@ class _Live:
     deadline_known: bool = False
     copies: dict[str, _Copy] = field(default_factory=dict)
     computer: asyncio.Task[None] | None = None
+    public: tuple[int, dict[str, Any]] | None = None
+    """``public_view()`` of one version: a move reads it many times."""
+    noted: int = 0
+    """The version whose events ``last`` shows."""
 
 
 def is_private(interaction: discord.Interaction[Any]) -> bool:
@@ -219,9 +233,20 @@ class SeatedCog(commands.Cog):
         return f"{self.kind}.computers"
 
     def file_results(self, stored: StoredGame, lines: list[PlayerResult]) -> list[PlayerResult]:
-        if not any(is_computer(p) for p in stored.game.public_view()["players"]):
+        if not any(is_computer(p) for p in self.public(stored)["players"]):
             return lines
         return [replace(line, kind=self.computer_kind()) for line in lines]
+
+    def public(self, stored: StoredGame) -> dict[str, Any]:
+        """``stored.game.public_view()``, computed once per version of a live game (each
+        caller gets its own top-level copy; nested values are shared, never to be changed)."""
+        if not stored.is_active or stored.kind != self.kind:
+            return stored.game.public_view()
+        live = self.live(stored.id)
+        memo = live.public
+        if memo is None or memo[0] != stored.version:
+            memo = live.public = (stored.version, stored.game.public_view())
+        return dict(memo[1])
 
     def live(self, game_id: int) -> _Live:
         live = self._live.get(game_id)
@@ -346,7 +371,7 @@ class SeatedCog(commands.Cog):
     def lobby_embed(
         self, stored: StoredGame, locale: Lang, note: str | None = None
     ) -> discord.Embed:
-        view = stored.game.public_view()
+        view = self.public(stored)
         name = self.render.name(locale)
         embed = discord.Embed(
             title=t("lobby.title", locale, game=name),
@@ -402,7 +427,7 @@ class SeatedCog(commands.Cog):
                 row=1,
             ),
         ]
-        if stored.game.public_view()["computers"]:
+        if self.public(stored)["computers"]:
             buttons.append(
                 GameButton(
                     kind,
@@ -426,7 +451,7 @@ class SeatedCog(commands.Cog):
         if press.action == "add_computer":
             action["level"] = press.values[0] if press.values else "normal"
         elif press.action == "remove_computer":
-            computers = list(stored.game.public_view()["computers"])
+            computers = list(self.public(stored)["computers"])
             action["player"] = computers[-1] if computers else ""
         if press.action == "start":
             await self._start(interaction, stored, public, locale)
@@ -566,7 +591,7 @@ class SeatedCog(commands.Cog):
 
     async def _deal_out(self, stored: StoredGame, *, resumed: bool) -> None:
         public = self.public_locale(stored)
-        players = stored.game.public_view()["players"]
+        players = self.public(stored)["players"]
         humans = [p for p in players if not is_computer(p)]
         hands: dict[str, Any] = dict(stored.meta.get("hands") or {})
         if resumed:
@@ -650,7 +675,7 @@ class SeatedCog(commands.Cog):
         return self.render.table(
             TableContext(
                 game_id=stored.id,
-                view=self.named(stored, stored.game.public_view()),
+                view=self.named(stored, self.public(stored)),
                 locale=self.public_locale(stored),
                 deadline=deadline,
                 last=self.live(stored.id).last.get(self.public_locale(stored), []),
@@ -665,8 +690,7 @@ class SeatedCog(commands.Cog):
         if self.spec.public_board:
             locale = self.public_locale(stored)
             views = {
-                p: self.named(stored, stored.game.view(p))
-                for p in stored.game.public_view()["players"]
+                p: self.named(stored, stored.game.view(p)) for p in self.public(stored)["players"]
             }
             return self.render.board_controls(self.kind, stored.id, views, locale)
         label = t("private.show_hand", self.public_locale(stored))
@@ -714,11 +738,13 @@ class SeatedCog(commands.Cog):
         table_id = stored.meta.get("table_id")
         if not table_id:
             return
-        message = self.channel(stored).get_partial_message(int(table_id))
 
         async def send() -> None:
             deadline = await self.deadline(stored)
-            await message.edit(
+            await edit_by_id(
+                self.bot,
+                stored.channel_id,
+                int(table_id),
                 embed=self.table_embed(stored, deadline=deadline, note=note),
                 view=self.table_view(stored),
             )
@@ -730,14 +756,7 @@ class SeatedCog(commands.Cog):
         copies: list[tuple[str, Any]] = []
         dm = (stored.meta.get("hands") or {}).get(player)
         if dm:
-            copies.append(
-                (
-                    "dm",
-                    self.bot.get_partial_messageable(int(dm[0]))
-                    .get_partial_message(int(dm[1]))
-                    .edit,
-                )
-            )
+            copies.append(("dm", partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))))
         copy = self.live(stored.id).copies.get(player)
         if copy is not None and copy.expires > time.monotonic():
             copies.append(("eph", copy.interaction.edit_original_response))
@@ -751,7 +770,7 @@ class SeatedCog(commands.Cog):
 
     async def render_hand(self, stored: StoredGame, user_id: int, locale: Lang) -> PrivateRender:
         """ "Show my hand" on an older table message (kept for old buttons)."""
-        if stored.kind != self.kind or str(user_id) not in stored.game.public_view()["players"]:
+        if stored.kind != self.kind or str(user_id) not in self.public(stored)["players"]:
             raise IllegalAction("you are not playing in this game", "seated.not_a_player")
         embed, controls = await self.hand_message(stored, str(user_id), locale=locale)
         return None, embed, controls
@@ -765,7 +784,7 @@ class SeatedCog(commands.Cog):
         if press.action in ("abandon", "keep"):
             await self._confirm_abandon(interaction, press, stored, locale)
             return
-        if player not in stored.game.public_view()["players"]:
+        if player not in self.public(stored)["players"]:
             await self.say(interaction, t("seated.not_a_player", locale))
             return
         if press.action == "hand":
@@ -946,7 +965,7 @@ class SeatedCog(commands.Cog):
         parsed = parse(arg)
         if parsed is None or len(parsed[1]) < 2:
             return None
-        players = stored.game.public_view()["players"]
+        players = self.public(stored)["players"]
         seat, index = parsed[1][0], parsed[1][1]
         if not 0 <= seat < len(players) or players[seat] != player:
             return None
@@ -960,9 +979,7 @@ class SeatedCog(commands.Cog):
         dm = (stored.meta.get("hands") or {}).get(player)
         live_copy = self.live(stored.id).copies.get(player)
         if copy == "dm" and dm:
-            edit: Any = (
-                self.bot.get_partial_messageable(int(dm[0])).get_partial_message(int(dm[1])).edit
-            )
+            edit: Any = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
         elif copy == "eph" and live_copy is not None and live_copy.expires > time.monotonic():
             edit = live_copy.interaction.edit_original_response
         else:
@@ -990,7 +1007,7 @@ class SeatedCog(commands.Cog):
         """Show a committed move (never raises; Discord calls run in the background).
         ``table=False``: the interaction answer already showed the table."""
         public = self.public_locale(after)
-        view = after.game.public_view()
+        view = self.public(after)
         self.note_move(after, events, extra)
         if table:
             self._edit_table(after)
@@ -1019,13 +1036,17 @@ class SeatedCog(commands.Cog):
     ) -> None:
         """What the table and the hands say happened last (kept until the next move), in
         each language the game is shown in (the channel's, each player's)."""
-        view = after.game.public_view()
+        live = self.live(after.id)
+        if not extra and live.noted == after.version:
+            return  # the move's own answer noted it already
+        live.noted = after.version
+        view = self.public(after)
         lines = {
             lang: [*(extra or {}).get(lang, ()), *self.render.event_lines(events, view, lang)]
             for lang in self.locales(after)
         }
         if any(lines.values()):
-            self.live(after.id).last = lines
+            live.last = lines
 
     def _after_turn(self, stored: StoredGame, *, before: Sequence[str], actor: str | None) -> None:
         """Notices and computer moves for whoever must act now."""
@@ -1098,7 +1119,7 @@ class SeatedCog(commands.Cog):
     def turn_seconds(self, stored: StoredGame) -> int:
         seconds = stored.meta.get("turn_seconds")
         if seconds is None:
-            seconds = stored.game.public_view().get("turn_seconds", 0)
+            seconds = self.public(stored).get("turn_seconds", 0)
         return int(seconds or 0)
 
     async def _arm(self, stored: StoredGame, before: Sequence[str], actor: str | None) -> None:
@@ -1167,7 +1188,7 @@ class SeatedCog(commands.Cog):
                 moves.append((player, action))
         if after is None:
             return
-        view = after.game.public_view()
+        view = self.public(after)
         extra = {lang: self.render.auto_lines(moves, view, lang) for lang in self.locales(after)}
         notes: dict[str, str] = {}
         for player, action in moves:
