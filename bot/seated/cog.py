@@ -356,6 +356,7 @@ class SeatedCog(commands.Cog):
                 embed=self.lobby_embed(stored, public),
                 view=self.lobby_view(stored, public),
             )
+        self._spawn(self._open_dm(host))
         message = await interaction.original_response()
         due = self.bot.clock.now() + timedelta(minutes=self.spec.lobby_minutes)
         payload = {"lobby_id": lobby_id, "message_id": message.id}
@@ -469,12 +470,21 @@ class SeatedCog(commands.Cog):
             except IllegalAction as err:
                 await self.say(interaction, self.lobby_refusal(err, locale))
                 return
+            if press.action == "join":
+                self._spawn(self._open_dm(user))  # the start then sends the hand at once
             note = t("lobby.cancelled", public) if lobby.status == "voided" else None
             await update_message(
                 interaction,
                 embed=self.lobby_embed(lobby, public, note),
                 view=self.lobby_view(lobby, public) if lobby.is_active else GameView(),
             )
+
+    async def _open_dm(self, user: str) -> None:
+        """Find or open a lobby player's DM channel now, not in the start's rush."""
+        try:
+            await self.bot.private.dm_channel(int(user))
+        except discord.HTTPException:
+            log.info("could not open a DM channel yet", extra={"user_id": user})
 
     async def _lobby_closed(self, lobby: StoredGame, events: list[Event]) -> None:
         """Inside the lobby's transaction: a started or cancelled lobby needs no expiry."""
@@ -609,12 +619,27 @@ class SeatedCog(commands.Cog):
                     ),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
-            for player in [] if self.spec.public_board else humans:
-                if player not in hands:
-                    found = await self._find_hand(stored, player) if resumed else None
-                    hands[player] = found or await self._send_hand(stored, player)
+            missing = [p for p in ([] if self.spec.public_board else humans) if p not in hands]
         except discord.HTTPException:
             log.exception("could not call the players of a game", extra={"game_id": stored.id})
+            missing = []  # the start timer finishes the start
+
+        async def hand_of(player: str) -> list[int] | None:
+            found = await self._find_hand(stored, player) if resumed else None
+            return found or await self._send_hand(stored, player)
+
+        # Each hand is a DM of its own: sent side by side, not one after the other.
+        sent = await asyncio.gather(*(hand_of(p) for p in missing), return_exceptions=True)
+        for player, result in zip(missing, sent, strict=True):
+            if isinstance(result, discord.HTTPException):
+                log.warning(
+                    "could not send a hand; the start timer tries again",
+                    extra={"game_id": stored.id, "status": result.status},
+                )
+            elif isinstance(result, BaseException):
+                raise result
+            else:
+                hands[player] = result
         posted = self.spec.public_board or all(p in hands for p in humans)
         stored = await self.bot.store.games.update_meta(
             stored.id,
