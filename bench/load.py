@@ -157,12 +157,11 @@ class BotProcess:
         assert self.proc.stdout is not None
         return (await self.proc.stdout.readline()).decode().strip()
 
-    async def stats(self, command: str = "stats") -> dict[str, Any]:
+    async def stats(self, command: str = "stats") -> Any:
         assert self.proc.stdin is not None
         self.proc.stdin.write(f"{command}\n".encode())
         await self.proc.stdin.drain()
-        result: dict[str, Any] = json.loads(await asyncio.wait_for(self.readline(), 30))
-        return result
+        return json.loads(await asyncio.wait_for(self.readline(), 30))
 
     async def stop(self) -> None:
         if self.proc.returncode is not None:
@@ -375,6 +374,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # caches); then the rush of the others.
             await load.rush_phase(load.tables[:1])
             base = await bot.stats("gc")
+            if args.memory:
+                await bot.stats("snapshot")
             rush_seconds = await asyncio.wait_for(load.rush_phase(load.tables[1:]), args.timeout)
             players = [
                 asyncio.create_task(load.player(table, user))
@@ -387,6 +388,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             stuck = load.stuck()
             await asyncio.sleep(args.warmup)
             live = await bot.stats("gc")
+            growth = await bot.stats("growth") if args.memory else []
+            if args.memory:
+                census = await bot.stats("census")
+                print("census:", census)
             mark = len(fake.calls)
             perf = Instructions()
             await perf.start(bot.proc.pid)
@@ -444,6 +449,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "heap_kb_per_game": (live["traced"] - base["traced"]) / 1024 / max(1, args.tables - 1),
         "top_log": log_lines.most_common(3),
         "driver_share": driver_cpu / window,
+        "growth": growth,
     }
     return out
 
@@ -507,6 +513,8 @@ def report(out: dict[str, Any]) -> None:
             f"  bot instructions per interaction: {out['instr_u']:.2f} M in Python and"
             f" libraries, {out['instr_k']:.2f} M in the kernel (perf stat)"
         )
+    for row in out.get("growth") or []:
+        print(f"    heap growth: {row}")
     print(f"  REST: {out['rest_kinds']}")
     print(f"  log: {out['top_log']}")
 

@@ -33,6 +33,7 @@ import resource
 import sys
 import time
 import tracemalloc
+import types
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,7 @@ async def serve(args: argparse.Namespace) -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    snapshots: dict[str, Any] = {}
     while True:
         line = (await reader.readline()).decode().strip()
         if line == "stats":
@@ -142,13 +144,30 @@ async def serve(args: argparse.Namespace) -> None:
             traced = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else 0
             extra = {"objects": len(gc.get_objects()), "traced": traced}
             print(json.dumps(stats() | extra), flush=True)
+        elif line == "snapshot":
+            gc.collect()
+            snapshots["base"] = tracemalloc.take_snapshot() if tracemalloc.is_tracing() else None
+            print(json.dumps({}), flush=True)
+        elif line == "growth":  # what the heap gained since "snapshot", by line, largest first
+            gc.collect()
+            base_snapshot = snapshots.get("base")
+            rows = []
+            if base_snapshot is not None:
+                diff = tracemalloc.take_snapshot().compare_to(base_snapshot, "lineno")
+                rows = [f"{d.size_diff // 1024} KB {d.count_diff} {d.traceback}" for d in diff[:20]]
+            print(json.dumps(rows), flush=True)
         elif line == "heap":
             gc.collect()
             top = tracemalloc.take_snapshot().statistics("lineno")[:25]
             print(json.dumps([f"{x.size // 1024} KB {x.count} {x.traceback}" for x in top]))
         elif line == "census":
-            kinds = Counter(type(o).__qualname__ for o in gc.get_objects())
-            print(json.dumps(dict(kinds.most_common(40))), flush=True)
+            kinds = Counter(
+                f"coroutine {o.cr_code.co_qualname}"
+                if isinstance(o, types.CoroutineType)
+                else type(o).__qualname__
+                for o in gc.get_objects()
+            )
+            print(json.dumps(dict(kinds.most_common(120))), flush=True)
         elif line == "profile":
             profiler.enable()
             print(json.dumps(stats()), flush=True)

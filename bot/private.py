@@ -24,6 +24,7 @@ ephemerally with what the renderer registered for the kind returns::
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import re
@@ -76,6 +77,7 @@ class PrivateMessenger:
         self._games = games
         self.renderers: dict[str, PrivateRenderer] = {}
         self._dms: dict[int, int] = {}
+        self._opening: dict[int, asyncio.Future[discord.DMChannel]] = {}
         self.dms_created = 0
         """DM channels opened on Discord (``POST /users/@me/channels``) by this process."""
 
@@ -94,9 +96,16 @@ class PrivateMessenger:
             channel_id = await self._store.dm_channel(user_id)
         new = channel_id is None
         if channel_id is None:
-            channel = await self._client.create_dm(discord.Object(id=user_id))
-            self.dms_created += 1
-            channel_id = channel.id
+            opening = self._opening.get(user_id)
+            if opening is None:  # one call to Discord however many ask at once
+                opening = self._opening[user_id] = asyncio.ensure_future(
+                    self._client.create_dm(discord.Object(id=user_id))
+                )
+                opening.add_done_callback(lambda _: self._opening.pop(user_id, None))
+                self.dms_created += 1
+            else:
+                new = False  # the first asker remembers it
+            channel_id = (await asyncio.shield(opening)).id
         if len(self._dms) >= DM_MEMORY:
             self._dms.clear()
         self._dms[user_id] = channel_id

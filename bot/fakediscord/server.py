@@ -13,8 +13,9 @@ import json
 import re
 import secrets
 import time
+import zlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 import discord.gateway
 import discord.http
@@ -145,6 +146,23 @@ class GatewaySession:
         self.sent.append(frame)
         del self.sent[:-500]
         await self.send(frame)
+
+
+RATE_LIMIT: Final = 10_000
+"""What every REST answer announces (Discord's headers, a bucket that never runs out).
+
+Discord sends these headers on every answer, and discord.py sizes its buckets from them:
+without them it would send the requests of one route one at a time, and a queue of them
+can wait up to 30 s for a wake-up that never comes. Limits themselves are not modelled."""
+
+
+def _rate_limit_headers(response: web.StreamResponse, bucket: str) -> None:
+    headers = response.headers
+    headers["X-RateLimit-Limit"] = str(RATE_LIMIT)
+    headers["X-RateLimit-Remaining"] = str(RATE_LIMIT - 1)
+    headers["X-RateLimit-Reset-After"] = "1.000"
+    headers["X-RateLimit-Reset"] = f"{time.time() + 1:.3f}"
+    headers["X-RateLimit-Bucket"] = format(zlib.crc32(bucket.encode()), "08x")
 
 
 class FakeDiscordServer:
@@ -454,6 +472,8 @@ class FakeDiscordServer:
             files=[f["filename"] for f in files],
         )
         self.calls.append(call)
+        if not route.startswith("/interactions/"):  # webhooks of interactions carry none
+            _rate_limit_headers(response, f"{request.method} {route}")
         if getattr(handler, "__name__", "") == "_unhandled":
             self.unhandled_calls.append(call)
         self._touch()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
@@ -72,6 +73,15 @@ async def test_dm_channel_opened_once_and_kept_across_restarts(
     assert [user for user, _ in dms.sent] == [111, 111, 111]
     await store.private.forget_user(111)
     assert await store.private.dm_channel(111) is None
+
+
+async def test_a_dm_channel_asked_for_at_once_is_opened_once(
+    private: PrivateMessenger, dms: FakeDMs, store: Store
+) -> None:
+    channels = await asyncio.gather(*(private.dm_channel(111) for _ in range(3)))
+    assert dms.created == [111]  # joining the lobby and the start racing for it
+    assert {c.id for c in channels} == {1111}
+    assert await store.private.dm_channel(111) == 1111
 
 
 async def test_closed_dms_are_kept_and_delivered_once(
