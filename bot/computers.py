@@ -4,7 +4,8 @@ A decision is CPU work (``bot.ai``'s Monte Carlo player spends about 150 ms at t
 level). In a thread it would hold the GIL, and the event loop would answer colleagues'
 clicks late while a computer thinks (``bench/computers_discord.py`` measures it). So
 :func:`think` sends ``(game.dumps(), player, level, seed, budget)`` to a small process pool;
-the worker rebuilds the game with ``load_game`` and calls ``bot.ai.choose``.
+the worker rebuilds the game with ``load_game`` and calls ``bot.ai.choose``. Workers run
+``nice``: on a busy CPU the event loop goes first.
 
 The pool is started on the first decision (its start is not counted against the deadline)
 and stopped by :func:`shutdown` (the seated cogs call it when they unload: the bot closing).
@@ -17,6 +18,7 @@ it with only ``bot.engine`` and ``bot.ai``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -37,6 +39,15 @@ WORKERS = min(2, os.cpu_count() or 1)
 IN_PROCESS = True
 """``False``: every decision in a thread (as when no process can be started)."""
 
+NICENESS = 10
+"""How much a worker gives way to the bot's event loop on a busy CPU (Unix ``nice``): a
+colleague's answer first, a computer's move a little later (still well within its
+deadline)."""
+
+STARTING = 30.0
+"""Seconds a decision waits for the pool to start (outside its deadline) before a thread
+makes it instead."""
+
 _pool: ProcessPoolExecutor | None = None
 _started: list[Future[None]] = []
 """One no-op per worker of ``_pool``: done once its workers have started."""
@@ -55,8 +66,12 @@ class RemoteError(Exception):
 
 
 def _worker_start() -> None:
-    """A worker leaves Ctrl-C to the bot, which stops the pool itself."""
+    """A worker leaves Ctrl-C to the bot, which stops the pool itself, and the CPU to the
+    event loop when both want it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(NICENESS)
 
 
 def _ready() -> None:
@@ -122,11 +137,11 @@ async def _started_pool() -> ProcessPoolExecutor | None:
     if pool is None:
         return None
     started = list(_started)
-    await asyncio.wait([asyncio.wrap_future(f) for f in started])
-    if any(f.cancelled() or f.exception() is not None for f in started):
+    _, waiting = await asyncio.wait([asyncio.wrap_future(f) for f in started], timeout=STARTING)
+    if any(f.done() and (f.cancelled() or f.exception() is not None) for f in started):
         _forget(pool)
         return None
-    return pool
+    return None if waiting else pool
 
 
 async def think(
@@ -140,8 +155,8 @@ async def think(
             choice: Choice | None = None
             try:
                 work = pool.submit(decide, game.dumps(), player, level, seed, budget_ms)
-            except RuntimeError:  # stopped meanwhile (the bot closing)
-                pass
+            except RuntimeError:  # broken, or stopped meanwhile (the bot closing)
+                _forget(pool)
             else:
                 try:
                     choice = await asyncio.wrap_future(work)

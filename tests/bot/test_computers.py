@@ -45,6 +45,21 @@ async def test_the_pool_stops_and_a_new_one_starts_for_the_next_move() -> None:
     assert again == first
 
 
+async def test_when_a_worker_dies_the_move_is_still_made() -> None:
+    game = papayoo()
+    await computers.think(game, "cpu1", level="easy", seed=1, budget_ms=5, timeout=60)
+    pool = computers._pool
+    assert pool is not None
+    for process in list(pool._processes.values()):  # killed by the system, say
+        process.kill()
+        process.join()
+    choice = await computers.think(game, "cpu1", level="easy", seed=2, budget_ms=5, timeout=60)
+    assert choice == choose(game, "cpu1", level="easy", seed=2, budget_ms=5)
+    again = await computers.think(game, "cpu1", level="easy", seed=3, budget_ms=5, timeout=60)
+    assert again == choose(game, "cpu1", level="easy", seed=3, budget_ms=5)
+    assert computers._pool is not pool
+
+
 async def test_a_kind_the_worker_does_not_know_is_decided_in_a_thread(
     counter_kind: type[CounterGame], monkeypatch: pytest.MonkeyPatch
 ) -> None:
