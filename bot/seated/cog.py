@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 import discord
 from discord.ext import commands
 
+from bot import computers
 from bot.ai import LEVELS as AI_BUDGETS
-from bot.ai import choose, timed_out
+from bot.ai import timed_out
 from bot.engine import SYSTEM, Event, Game, IllegalAction, new_game
 from bot.engine.lobby import LEVELS, Lobby, is_computer
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
@@ -216,6 +217,7 @@ class SeatedCog(commands.Cog):
         self.notices.close()
         self.tables.close()
         self.hands.close()
+        computers.shutdown()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro)
@@ -1273,8 +1275,12 @@ class SeatedCog(commands.Cog):
         seed = (stored.id * 1_000_003 + stored.version) & 0x7FFF_FFFF
         game = stored.game
         try:
-            choice = await asyncio.wait_for(
-                asyncio.to_thread(choose, game, player, level=level, seed=seed, budget_ms=budget),
+            choice = await computers.think(
+                game,
+                player,
+                level=level,
+                seed=seed,
+                budget_ms=budget,
                 timeout=budget / 1000 + self.AI_GRACE,
             )
         except TimeoutError:
