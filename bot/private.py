@@ -35,7 +35,7 @@ import discord
 
 from bot.engine import IllegalAction
 from bot.i18n import Lang, locale_for_user, t
-from bot.storage import GameStore, PrivateStore, StoredGame
+from bot.storage import DatabaseClosed, GameStore, PrivateStore, StoredGame
 from bot.ui import reply_error, report_error, respond, translate_illegal
 
 __all__ = [
@@ -215,6 +215,8 @@ class PrivateMessenger:
         """:meth:`deliver_pending`, swallowing errors (called after every handled interaction)."""
         try:
             await self.deliver_pending(interaction)
+        except DatabaseClosed:
+            return  # the bot is stopping: what is kept waits for the next start
         except Exception:
             log.exception("could not deliver pending private messages")
 
