@@ -27,9 +27,11 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot.clock import Clock, SystemClock
 from bot.extensions import discover_cogs
@@ -43,6 +45,9 @@ from bot.ui import ActionRouter, GameButton, GameSelect, report_error
 __all__ = ["INTENTS", "GamenightBot", "GamenightTree"]
 
 log = logging.getLogger("gamenight.bot")
+
+HTTP_CONNECTIONS = 100
+"""Connections to Discord's REST API at most (discord.py alone sets no limit)."""
 
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
@@ -104,6 +109,14 @@ class GamenightBot(commands.Bot):
         self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
         self.failed_cogs: list[str] = []
         self._catch_up: asyncio.Task[None] | None = None
+
+    async def login(self, token: str) -> None:
+        # discord.py opens as many connections as requests in flight (no limit): a start
+        # rush kept hundreds of them, and their buffers, per process. aiohttp's own default
+        # bounds them; answers still never wait long for one (a request takes milliseconds).
+        if self.http.connector is MISSING:
+            self.http.connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         version = await self.store.open()
