@@ -29,6 +29,7 @@ import inspect
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, TypeAlias
 
 import discord
@@ -94,6 +95,7 @@ class PrivateMessenger:
         channel_id = self._dms.get(user_id)
         if channel_id is None:
             channel_id = await self._store.dm_channel(user_id)
+            channel_id = self._dms.get(user_id, channel_id)  # opened while we read
         new = channel_id is None
         if channel_id is None:
             opening = self._opening.get(user_id)
@@ -101,7 +103,7 @@ class PrivateMessenger:
                 opening = self._opening[user_id] = asyncio.ensure_future(
                     self._client.create_dm(discord.Object(id=user_id))
                 )
-                opening.add_done_callback(lambda _: self._opening.pop(user_id, None))
+                opening.add_done_callback(partial(self._opened, user_id))
                 self.dms_created += 1
             else:
                 new = False  # the first asker remembers it
@@ -113,6 +115,12 @@ class PrivateMessenger:
             channel_id, type=discord.ChannelType.private
         )
         return messageable, new
+
+    def _opened(self, user_id: int, opening: asyncio.Future[discord.DMChannel]) -> None:
+        """Known in memory the moment Discord answers (before the database has it)."""
+        self._opening.pop(user_id, None)
+        if not opening.cancelled() and opening.exception() is None:
+            self._dms[user_id] = opening.result().id
 
     async def _remember_dm(self, user_id: int, channel_id: int) -> None:
         try:
