@@ -437,6 +437,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "rest_kinds": Counter(f"{c.method} {c.route}" for c in rest).most_common(6),
         "cpu_ms": 1000 * cpu / max(1, interactions),
         "cpu_share": cpu / window,
+        "sys_share": (after.get("cpu_sys", 0) - before.get("cpu_sys", 0)) / max(cpu, 1e-9),
         "instr_u": instructions.get("u", 0) / max(1, interactions) / 1e6,
         "instr_k": instructions.get("k", 0) / max(1, interactions) / 1e6,
         "db_trips": (after["db_round_trips"] - before["db_round_trips"]) / max(1, interactions),
@@ -496,7 +497,8 @@ def report(out: dict[str, Any]) -> None:
         f" {out['per_s']:.0f}/s, answer {out['answer']}, failures {out['failures'] or 0}"
     )
     print(
-        f"  bot: {out['cpu_ms']:.2f} CPU ms per interaction ({out['cpu_share']:.0%} of a core),"
+        f"  bot: {out['cpu_ms']:.2f} CPU ms per interaction ({out['cpu_share']:.0%} of a core,"
+        f" {out['sys_share']:.0%} of it in the kernel),"
         f" {out['db_calls']:.1f} db trips ({out['db_trips']:.1f} through a thread),"
         f" {out['threads']:.2f} to_thread,"
         f" {out['log_lines']:.2f} log lines per interaction (players: {out['driver_share']:.0%});"

@@ -94,6 +94,7 @@ def stats() -> dict[str, Any]:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "cpu": usage.ru_utime + usage.ru_stime,
+        "cpu_sys": usage.ru_stime,
         "rss": rss_bytes(),
         "time": time.monotonic(),
         **COUNTS,

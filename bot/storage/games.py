@@ -197,7 +197,13 @@ async def fetch_game(conn: Tx, game_id: int) -> StoredGame | None:
     return None if row is None else _row_to_game(row)
 
 
-async def _save(conn: Tx, new: StoredGame, expected_version: int, state: str | None = None) -> None:
+async def _save(
+    conn: Tx,
+    new: StoredGame,
+    expected_version: int,
+    state: str | None = None,
+    meta: str | None = None,
+) -> None:
     """The save rides on the transaction's next trip; that trip raises :class:`StaleGame` if
     the row is no longer at ``expected_version`` (and the transaction rolls back)."""
     conn.defer(
@@ -206,7 +212,7 @@ async def _save(conn: Tx, new: StoredGame, expected_version: int, state: str | N
         (
             new.game.dumps() if state is None else state,
             new.status,
-            _dumps(new.meta),
+            _dumps(new.meta) if meta is None else meta,
             new.version,
             to_iso(new.updated_at),
             new.id,
@@ -249,6 +255,8 @@ class GameStore:
         self._hooks: dict[str, KindHooks] = {}
         self._cache: dict[int, tuple[str, StoredGame]] = {}
         """Active games as committed: (state text, shared read-only object)."""
+        self._meta_texts: dict[int, tuple[Mapping[str, Any], str]] = {}
+        """The saved text of each cached game's ``meta``: most moves leave it as it was."""
 
     # -- per-kind behaviour ---------------------------------------------------------------
 
@@ -300,6 +308,18 @@ class GameStore:
             self._cache[stored.id] = (state, stored)
         else:
             self._cache.pop(stored.id, None)
+            self._meta_texts.pop(stored.id, None)
+
+    def _meta_text(self, stored: StoredGame) -> str:
+        """``stored.meta`` as saved, written again only when it is another object (``meta``
+        is replaced, never changed in place)."""
+        known = self._meta_texts.get(stored.id)
+        if known is not None and known[0] is stored.meta:
+            return known[1]
+        text = _dumps(stored.meta)
+        if stored.is_active:
+            self._meta_texts[stored.id] = (stored.meta, text)
+        return text
 
     def cached(self) -> int:
         """How many active games are held in memory."""
@@ -417,7 +437,7 @@ class GameStore:
             state = game.dumps()
             try:
                 async with self._db.transaction() as conn:
-                    await _save(conn, new, stored.version, state)
+                    await _save(conn, new, stored.version, state, self._meta_text(new))
                     if lines:
                         await _record_results(conn, new, lines)
                     if in_tx is not None:
