@@ -1,9 +1,10 @@
-"""Load benchmark: one bot process, N live Papayoo tables, players clicking through Discord.
+"""Load benchmark: one bot process, N live tables (Papayoo, or ``--game speahx``), players
+clicking through Discord.
 
 Two processes, every address on 127.0.0.1:
 
 - this one runs the fake Discord (``tests.fakediscord``) and the simulated players: per
-  table, a host opens a lobby with ``/papayoo new``, three colleagues join, the host
+  table, a host opens a lobby with ``/papayoo new`` (``/speahx new``), three colleagues join, the host
   starts; then every player acts whenever a live control for their own decision shows in
   their DMs, after a think time drawn around ``--think`` seconds (0: at once);
 - the other runs the real bot (``bench.load_bot``) exactly as in production: system clock,
@@ -23,6 +24,7 @@ open, fill and start, its answer times and failures, and how many games were stu
 player without their hand 20 s after the rush).
 
     python -m bench.load --tables 50 --think 0 --duration 20
+    python -m bench.load --tables 50 --game speahx --duration 20
     python -m bench.load --tables 200 --think 2 --duration 30
     python -m bench.load --tables 1000 --think 5 --duration 20 --open-rate 20
     python -m bench.load --tables 50 --bot-root OTHER_CHECKOUT   # the same load on other code
@@ -56,7 +58,13 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 
 ANSWER = re.compile(r"^/interactions/[^/]+/[^/]+/callback$")
-MOVE = re.compile(r"^gns?:papayoo:(\d+):(do|pick|play|choose|pass):(.*)$")
+MOVE = re.compile(r"^gns?:(?:papayoo|speahx):(\d+):(do|pick|play|choose|pass):(.*)$")
+GAMES = {
+    "papayoo": lambda args: {"rounds": args.rounds, "turn_seconds": args.turn_seconds},
+    "speahx": lambda args: {"turn_seconds": args.turn_seconds},
+}
+"""The seated games whose hands are private (``/<game> new`` options). Spit's board is a
+public real-time race: ``bench.spit_discord`` measures it."""
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -126,6 +134,7 @@ class BotProcess:
         log_path: Path,
         profile: str | None = None,
         traced: bool = False,
+        game: str = "papayoo",
     ) -> BotProcess:
         env = {**os.environ, "PYTHONPATH": str(root)}
         env.pop("DISCORD_TOKEN", None)
@@ -141,6 +150,7 @@ class BotProcess:
             str(db),
             *(["--profile", profile] if profile else []),
             *(["--tracemalloc"] if traced else []),
+            *(["--cogs", f"cogs.{game}"] if game != "papayoo" else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=log,
@@ -227,9 +237,10 @@ class Load:
     async def open_table(self, table: TableRun) -> None:
         host, *others = table.users
         fig = self.rush
-        options = {"rounds": self.args.rounds, "turn_seconds": self.args.turn_seconds}
+        game = self.args.game
+        options = GAMES[game](self.args)
         lobby = await self._interact(
-            fig, self.fake.slash(host, table.channel, "papayoo new", options, settle=0)
+            fig, self.fake.slash(host, table.channel, f"{game} new", options, settle=0)
         )
         if lobby is None or lobby.response is None:
             fig.fail("lobby not opened")
@@ -273,9 +284,17 @@ class Load:
     async def player(self, table: TableRun, user: FakeUser) -> None:
         assert user.dm_channel is not None
         changed = self.fake.watch(user.dm_channel.id)
-        done: set[str] = set()
+        done: set[tuple[str, float | None]] = set()  # a control, on one edit of its message
+
+        def fresh() -> list[tuple[FakeMessage, dict[str, Any]]]:
+            return [
+                (m, c)
+                for m, c in self.controls(user)
+                if (c["custom_id"], m.edited_mono) not in done
+            ]
+
         while not self.stop.is_set():
-            live = [(m, c) for m, c in self.controls(user) if c["custom_id"] not in done]
+            live = fresh()
             if not live:
                 changed.clear()
                 with contextlib.suppress(TimeoutError):
@@ -285,7 +304,7 @@ class Load:
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think))
                 if self.stop.is_set():
                     return
-                live = [(m, c) for m, c in self.controls(user) if c["custom_id"] not in done]
+                live = fresh()
                 if not live:
                     continue
             msg, comp = live[0]
@@ -296,7 +315,7 @@ class Load:
                 coro = self.fake.select(user, msg, comp["custom_id"], values, settle=0)
             else:
                 coro = self.fake.click(user, msg, comp["custom_id"], settle=0)
-            done.update(c["custom_id"] for _, c in live)
+            done.update((c["custom_id"], m.edited_mono) for m, c in live)
             result = await self._interact(fig, coro)
             fig.moves += 1
             if result is not None and result.callback_type not in (6, 7):
@@ -367,7 +386,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(args.bot_root).resolve() if args.bot_root else ROOT
         bot = await BotProcess.start(
-            fake, Path(tmp) / "load.sqlite3", root, Path(tmp) / "bot.log", args.profile, args.memory
+            fake,
+            Path(tmp) / "load.sqlite3",
+            root,
+            Path(tmp) / "bot.log",
+            args.profile,
+            args.memory,
+            args.game,
         )
         try:
             # One table first, so that the base counts what any game loads once (modules,
@@ -524,6 +549,7 @@ def report(out: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--game", choices=sorted(GAMES), default="papayoo")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds before a move")
     parser.add_argument("--rounds", type=int, default=20, help="rounds per game (long games)")
