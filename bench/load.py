@@ -431,6 +431,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             calls = fake.calls[mark:]
             load.stop.set()
             await asyncio.gather(*players, return_exceptions=True)
+            if args.keep_log:
+                shutil.copy(Path(tmp) / "bot.log", args.keep_log)
             log_lines = Counter[str]()
             for line in (Path(tmp) / "bot.log").read_text(errors="replace").splitlines():
                 match = re.search(r'msg="?([^"]*)"?', line) or re.search(r"\] (.*)$", line)
@@ -561,6 +563,7 @@ def main() -> None:
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="bound on the start rush")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep-log", help="copy the bot's log there")
     parser.add_argument("--bot-root", help="checkout whose bot to run (default: this one)")
     parser.add_argument("--profile", help="profile the bot in the window (cProfile file)")
     parser.add_argument(

@@ -49,6 +49,10 @@ log = logging.getLogger("gamenight.bot")
 HTTP_CONNECTIONS = 100
 """Connections to Discord's REST API at most (discord.py alone sets no limit)."""
 
+BACKGROUND_SENDS = 16
+"""Discord calls made at once for work nobody waits on (hands and tables kept up to date, a
+start's DMs): in a rush they queue behind this limit, and clicks are answered first."""
+
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 """Guilds only: slash commands and buttons arrive as interactions that carry the member,
@@ -106,6 +110,7 @@ class GamenightBot(commands.Bot):
         self.timers = TimerService(self.store.timers, self.clock, autorun=autorun_timers)
         self.private = PrivateMessenger(self, self.store.private, self.store.games)
         self.actions = ActionRouter()
+        self.background = asyncio.Semaphore(BACKGROUND_SENDS)
         self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
         self.failed_cogs: list[str] = []
         self._catch_up: asyncio.Task[None] | None = None

@@ -154,8 +154,9 @@ class SeatedCog(commands.Cog):
         self.bot = bot
         self.kind = self.spec.kind
         self.render = self.spec.renderer
-        self.tables = MessageEditor(min_interval=self.TABLE_EDIT_INTERVAL)
-        self.hands = MessageEditor()
+        self.background: asyncio.Semaphore = bot.background
+        self.tables = MessageEditor(min_interval=self.TABLE_EDIT_INTERVAL, limit=self.background)
+        self.hands = MessageEditor(limit=self.background)
         self.notices = TurnNotices(self._send_notice, delay=self.NOTICE_DELAY)
         self.order = ArrivalOrder()
         self._live: dict[int, _Live] = {}
@@ -484,7 +485,8 @@ class SeatedCog(commands.Cog):
     async def _open_dm(self, user: str) -> None:
         """Find or open a lobby player's DM channel now, not in the start's rush."""
         try:
-            await self.bot.private.dm_channel(int(user))
+            async with self.background:
+                await self.bot.private.dm_channel(int(user))
         except discord.HTTPException:
             log.info("could not open a DM channel yet", extra={"user_id": user})
 
@@ -678,12 +680,13 @@ class SeatedCog(commands.Cog):
 
     async def _send_hand(self, stored: StoredGame, player: str) -> list[int] | None:
         """A new DM holding the player's hand; ``None`` when their DMs are closed."""
-        embed, controls = await self.hand_message(stored, player)
-        try:
-            dm = await self.bot.private.dm_channel(int(player))
-            message = await dm.send(embed=embed, view=controls or GameView())
-        except discord.Forbidden:
-            return None
+        async with self.background:
+            embed, controls = await self.hand_message(stored, player)
+            try:
+                dm = await self.bot.private.dm_channel(int(player))
+                message = await dm.send(embed=embed, view=controls or GameView())
+            except discord.Forbidden:
+                return None
         return [dm.id, message.id]
 
     # -- the table and the hands ------------------------------------------------------------

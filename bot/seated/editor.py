@@ -10,11 +10,17 @@ older edit overwrites it.
 
 ``min_interval`` spaces the edits of one slot (Discord limits how often a channel's
 messages may be edited): moves arriving faster are coalesced into the next edit.
+
+``limit`` (shared by every editor of the bot) bounds how many edits are made at once. In a
+rush (hundreds of tables starting, every hand and table to draw) the edits wait there, off
+the event loop's queue, so that the clicks of players are answered first; the state an edit
+finally sends is the newest one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable
@@ -41,8 +47,11 @@ class _Slot:
 class MessageEditor:
     """Coalescing, ordered edits per message key."""
 
-    def __init__(self, *, min_interval: float = 0.0) -> None:
+    def __init__(
+        self, *, min_interval: float = 0.0, limit: asyncio.Semaphore | None = None
+    ) -> None:
         self.min_interval = min_interval
+        self.limit = limit
         self._slots: dict[Hashable, _Slot] = {}
         self.sent = 0
         """How many edits were sent (for benchmarks)."""
@@ -76,20 +85,23 @@ class MessageEditor:
                 await asyncio.sleep(wait)
                 if slot.pending is None:
                     break
-            version, send = slot.pending
-            slot.pending = None
-            if version <= slot.shown:
-                continue
-            try:
-                await send()
-                self.sent += 1
-            except discord.HTTPException as err:
-                log.warning(
-                    "could not edit a game message",
-                    extra={"key": str(key), "status": err.status, "code": err.code},
-                )
-            slot.shown = max(slot.shown, version)
-            slot.last_sent = time.monotonic()
+            async with self.limit or contextlib.nullcontext():
+                if slot.pending is None:
+                    break
+                version, send = slot.pending  # the newest, after the wait for a turn
+                slot.pending = None
+                if version <= slot.shown:
+                    continue
+                try:
+                    await send()
+                    self.sent += 1
+                except discord.HTTPException as err:
+                    log.warning(
+                        "could not edit a game message",
+                        extra={"key": str(key), "status": err.status, "code": err.code},
+                    )
+                slot.shown = max(slot.shown, version)
+                slot.last_sent = time.monotonic()
 
     async def drain(self) -> None:
         """Wait until every submitted edit was sent (tests, shutdown)."""
