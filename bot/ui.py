@@ -531,6 +531,12 @@ async def auto_defer(
     created = getattr(interaction, "created_at", None)
     age = (discord.utils.utcnow() - created).total_seconds() if created is not None else 0.0
     wait = min(after, max(0.0, after - age))
+    if wait == 0.0 and not interaction.response.is_done():
+        # Reached us late (a busy bot): acknowledge before the work, not after another turn
+        # of a long event loop queue. The block then answers by editing.
+        with contextlib.suppress(discord.HTTPException):
+            async with lock:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
 
     async def later() -> None:
         await asyncio.sleep(wait)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -236,6 +237,15 @@ async def test_auto_defer_only_when_slow() -> None:
         await asyncio.sleep(0.02)
         await respond(slow, "late")  # type: ignore[arg-type]
     assert [s.how for s in slow.log] == ["defer", "followup"]
+
+
+async def test_auto_defer_acknowledges_a_late_interaction_before_the_work() -> None:
+    late = FakeInteraction()
+    late.created_at = discord.utils.utcnow() - timedelta(seconds=2)  # type: ignore[attr-defined]
+    async with auto_defer(late):  # type: ignore[arg-type]
+        assert [s.how for s in late.log] == ["defer"]  # already, before the block's work
+        await update_message(late, "done")  # type: ignore[arg-type]
+    assert [s.how for s in late.log] == ["defer", "edit_original"]
 
 
 async def test_game_view_reports_errors_of_its_items() -> None:
