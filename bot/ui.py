@@ -476,15 +476,18 @@ async def respond(
     embeds: Sequence[discord.Embed] | None = None,
     view: discord.ui.View | None = None,
     ephemeral: bool = False,
-) -> None:
-    """Send a message answering ``interaction``: the response if none yet, else a follow-up."""
+) -> discord.Message | None:
+    """Send a message answering ``interaction``: the response if none yet, else a follow-up.
+    Returns the message when Discord's answer names it (it does: no extra call to fetch it)."""
     kwargs = _message_kwargs(content, embed, embeds, view)
     lock = _response_locks.get(interaction.id)
     async with lock if lock is not None else contextlib.nullcontext():
         if interaction.response.is_done():
-            await interaction.followup.send(ephemeral=ephemeral, **kwargs)
-        else:
-            await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+            sent: Any = await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+            return sent if isinstance(sent, discord.Message) else None
+        answer = await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
+    resource = getattr(answer, "resource", None)
+    return resource if isinstance(resource, discord.Message) else None
 
 
 async def update_message(

@@ -354,13 +354,14 @@ class SeatedCog(commands.Cog):
             games = self.bot.store.games
             lobby_id = await games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
             stored = await games.require(lobby_id)
-            await respond(
+            message = await respond(
                 interaction,
                 embed=self.lobby_embed(stored, public),
                 view=self.lobby_view(stored, public),
             )
         self._spawn(self._open_dm(host))
-        message = await interaction.original_response()
+        if message is None:
+            message = await interaction.original_response()
         due = self.bot.clock.now() + timedelta(minutes=self.spec.lobby_minutes)
         payload = {"lobby_id": lobby_id, "message_id": message.id}
         await self.bot.timers.schedule(
