@@ -151,6 +151,7 @@ class BotProcess:
             *(["--profile", profile] if profile else []),
             *(["--tracemalloc"] if traced else []),
             *(["--cogs", f"cogs.{game}"] if game != "papayoo" else []),
+            *(["--freeze"] if "freeze_startup" in (root / "bot" / "client.py").read_text() else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=log,

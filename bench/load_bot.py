@@ -115,9 +115,11 @@ async def serve(args: argparse.Namespace) -> None:
     discord.http.Route.BASE = args.api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     _count_round_trips()
+    options = {"freeze_startup": True} if args.freeze else {}
     bot = GamenightBot(
         Settings(database_path=Path(args.db)),
         cogs=args.cogs.split(","),
+        **options,  # as python -m bot runs it (code since it existed)
     )
     bot._connection.guild_ready_timeout = 0.05
     runner = asyncio.create_task(bot.start(TOKEN))
@@ -187,6 +189,7 @@ def main() -> None:
     parser.add_argument("--gateway", required=True)
     parser.add_argument("--db", required=True)
     parser.add_argument("--cogs", default="cogs.papayoo")
+    parser.add_argument("--freeze", action="store_true", help="GamenightBot(freeze_startup=True)")
     parser.add_argument("--profile", help="write cProfile stats of the measured window here")
     parser.add_argument(
         "--tracemalloc", action="store_true", help="trace the Python heap (slower; live bytes)"

@@ -54,7 +54,7 @@ def load_settings() -> Settings | None:
 
 async def run(settings: Settings, token: str, bot: GamenightBot | None = None) -> int:
     """Run the bot until SIGINT/SIGTERM or a fatal error; returns the exit code."""
-    bot = bot or GamenightBot(settings)
+    bot = bot or GamenightBot(settings, freeze_startup=True)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     signals = (signal.SIGINT, signal.SIGTERM)
