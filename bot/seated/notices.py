@@ -35,33 +35,54 @@ Posted = discord.Message | discord.PartialMessage
 
 @dataclass
 class Notice:
+    timer: asyncio.TimerHandle | None = None
+    """Until the notice is due (a timer, not a task: most are cancelled by a move)."""
     task: asyncio.Task[None] | None = None
     message: Posted | None = None
     warned: bool = False
+
+    def cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.task is not None:
+            self.task.cancel()
 
 
 class TurnNotices:
     def __init__(self, send: Sender, *, delay: float = 8.0) -> None:
         self._send = send
         self.delay = delay
-        self._notices: dict[tuple[int, str], Notice] = {}
+        self._notices: dict[int, dict[str, Notice]] = {}
+        """Per game, per player: a move touches only its own game's."""
         self.sent = 0
         self.deleted = 0
-        self._deleting: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, coro: Awaitable[None], name: str) -> asyncio.Task[None]:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     def arm(self, game_id: int, players: list[str]) -> None:
         """These players' turn started: notify each unless they act within ``delay``."""
+        if not players:
+            return
+        game = self._notices.setdefault(game_id, {})
+        loop = asyncio.get_running_loop()
         for player in players:
-            key = (game_id, player)
-            if key in self._notices:
+            if player in game:
                 continue
-            notice = Notice()
-            notice.task = asyncio.create_task(self._later(key, notice), name=f"notice:{key}")
-            self._notices[key] = notice
+            notice = game[player] = Notice()
+            notice.timer = loop.call_later(self.delay, self._due, (game_id, player), notice)
 
-    async def _later(self, key: tuple[int, str], notice: Notice) -> None:
-        await asyncio.sleep(self.delay)
-        await self._post(key, notice, warning=False)
+    def _due(self, key: tuple[int, str], notice: Notice) -> None:
+        notice.timer = None
+        notice.task = self._spawn(self._post(key, notice, warning=False), f"notice:{key}")
+
+    def _current(self, key: tuple[int, str]) -> Notice | None:
+        return self._notices.get(key[0], {}).get(key[1])
 
     async def _post(self, key: tuple[int, str], notice: Notice, *, warning: bool) -> None:
         old = notice.message
@@ -70,7 +91,7 @@ class TurnNotices:
         except discord.HTTPException:
             log.warning("could not send a turn notice", extra={"game_id": key[0]})
             return
-        if self._notices.get(key) is not notice:  # the player acted meanwhile
+        if self._current(key) is not notice:  # the player acted meanwhile
             await self._delete(message)
             return
         notice.message = message
@@ -80,33 +101,33 @@ class TurnNotices:
 
     def adopt(self, game_id: int, player: str, message: Posted) -> None:
         """A notice posted before a restart: deleted like the others once the player acts."""
-        self._notices.setdefault((game_id, player), Notice(message=message))
+        self._notices.setdefault(game_id, {}).setdefault(player, Notice(message=message))
 
     async def warn(self, game_id: int, players: list[str]) -> None:
         """The timer is about to move for these players: make sure they know."""
+        game = self._notices.setdefault(game_id, {})
         for player in players:
-            key = (game_id, player)
-            notice = self._notices.setdefault(key, Notice())
+            notice = game.setdefault(player, Notice())
             if notice.warned:
                 continue
             notice.warned = True
-            if notice.task is not None:
-                notice.task.cancel()
-            await self._post(key, notice, warning=True)
+            notice.cancel()
+            await self._post((game_id, player), notice, warning=True)
 
     def clear(self, game_id: int, players: list[str] | None = None) -> None:
         """These players acted or their turn passed (all of the game's when ``None``)."""
-        keys = [
-            k for k in self._notices if k[0] == game_id and (players is None or k[1] in players)
-        ]
-        for key in keys:
-            notice = self._notices.pop(key)
-            if notice.task is not None:
-                notice.task.cancel()
+        game = self._notices.get(game_id)
+        if not game:
+            return
+        for player in list(game) if players is None else players:
+            notice = game.pop(player, None)
+            if notice is None:
+                continue
+            notice.cancel()
             if notice.message is not None:
-                task = asyncio.create_task(self._delete(notice.message))
-                self._deleting.add(task)
-                task.add_done_callback(self._deleting.discard)
+                self._spawn(self._delete(notice.message), f"notice-delete:{game_id}")
+        if not game:
+            del self._notices[game_id]
 
     async def _delete(self, message: Posted | None) -> None:
         if message is None:
@@ -116,10 +137,10 @@ class TurnNotices:
             self.deleted += 1
 
     def pending(self, game_id: int) -> list[str]:
-        return [k[1] for k in self._notices if k[0] == game_id]
+        return list(self._notices.get(game_id, {}))
 
     def close(self) -> None:
-        for notice in self._notices.values():
-            if notice.task is not None:
-                notice.task.cancel()
+        for game in self._notices.values():
+            for notice in game.values():
+                notice.cancel()
         self._notices.clear()
