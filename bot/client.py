@@ -25,7 +25,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import aiohttp
@@ -50,6 +51,9 @@ log = logging.getLogger("gamenight.bot")
 HTTP_CONNECTIONS = 100
 """Connections to Discord's REST API at most (discord.py alone sets no limit)."""
 
+BUCKET_SWEEP_SECONDS = 60.0
+"""How often discord.py may sweep its rate-limit buckets (see ``sweep_buckets_sparingly``)."""
+
 BACKGROUND_SENDS = 16
 """Discord calls made at once for work nobody waits on (hands and tables kept up to date, a
 start's DMs): in a rush they queue behind this limit, and clicks are answered first."""
@@ -65,6 +69,30 @@ cached, which permission checks use."""
 # No voice here: spare the start-up warnings about missing voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+def sweep_buckets_sparingly(
+    http: Any, *, every: float = BUCKET_SWEEP_SECONDS, now: Callable[[], float] = time.monotonic
+) -> None:
+    """Let discord.py sweep its rate-limit buckets at most once per ``every`` seconds.
+
+    discord.py keeps one bucket per route and channel (every DM channel has its own) and,
+    once it holds 256, scans them all for inactive ones each time it makes a new one: with
+    thousands of players a start rush made that scan on nearly every request (quadratic).
+    A bucket is dropped only after 5 minutes idle, so sweeping once a minute loses nothing.
+    """
+    sweep = getattr(http, "_try_clear_expired_ratelimits", None)
+    if sweep is None or getattr(sweep, "sparing", False):
+        return
+    last = [now()]
+
+    def sparing() -> None:
+        if now() - last[0] >= every:
+            last[0] = now()
+            sweep()
+
+    sparing.sparing = True  # type: ignore[attr-defined]
+    http._try_clear_expired_ratelimits = sparing
 
 
 class GamenightTree(app_commands.CommandTree["GamenightBot"]):
@@ -125,6 +153,7 @@ class GamenightBot(commands.Bot):
         # bounds them; answers still never wait long for one (a request takes milliseconds).
         if self.http.connector is MISSING:
             self.http.connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
+        sweep_buckets_sparingly(self.http)
         await super().login(token)
 
     async def setup_hook(self) -> None:

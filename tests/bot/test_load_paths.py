@@ -267,3 +267,28 @@ async def test_the_wal_is_checkpointed_off_the_event_loop_every_so_many_commits(
         assert other.execute("SELECT COUNT(*) FROM scheduler_runs").fetchone()[0] == 3
     finally:
         other.close()
+
+
+async def test_discord_py_sweeps_its_rate_limit_buckets_once_a_minute_not_per_request() -> None:
+    """discord.py scans every bucket for idle ones each time it makes one past 256 (one per
+    DM channel): the bot lets that sweep run at most once a minute."""
+    import discord
+
+    from bot.client import BUCKET_SWEEP_SECONDS, sweep_buckets_sparingly
+
+    loop = asyncio.get_running_loop()
+    http = discord.http.HTTPClient(loop)
+    now = [1000.0]
+    sweep_buckets_sparingly(http, now=lambda: now[0])
+    sweep_buckets_sparingly(http, now=lambda: now[0])  # a second login wraps nothing again
+
+    def idle_buckets(count: int, start: int) -> None:
+        for n in range(start, start + count):
+            http.get_ratelimit(f"route-{n}")._last_request = loop.time() - 400  # 5 min idle
+
+    idle_buckets(400, 0)
+    assert len(http._buckets) == 400  # no sweep yet: less than a minute since the last
+    now[0] += BUCKET_SWEEP_SECONDS
+    idle_buckets(1, 400)
+    assert len(http._buckets) == 1  # one sweep dropped every idle bucket but the new one
+    await http.close()
