@@ -450,6 +450,15 @@ def accept_decline(
 _response_locks: dict[int, asyncio.Lock] = {}
 
 
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for an interaction no longer answerable (its 3 s, or 15 min, are over)."""
+
+
+def expired(error: BaseException) -> bool:
+    """Whether ``error`` says the interaction can no longer be answered."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
 def _message_kwargs(
     content: str | None,
     embed: discord.Embed | None,
@@ -502,10 +511,27 @@ async def update_message(
     kwargs = _message_kwargs(content, embed, embeds, view)
     lock = _response_locks.get(interaction.id)
     async with lock if lock is not None else contextlib.nullcontext():
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**kwargs)
-        else:
-            await interaction.response.edit_message(**kwargs)
+        try:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+        except discord.NotFound as err:
+            message = interaction.message
+            if not expired(err) or message is None or message.flags.ephemeral:
+                raise
+            # Answered too late (a bot under load): Discord shows the click as failed, but
+            # what it did is done, and the message it was on must show it all the same.
+            log.warning(
+                "interaction expired; its message edited directly",
+                extra={
+                    "interaction": interaction.id,
+                },
+            )
+            with handle_message_parameters(**kwargs) as params:
+                await interaction.client.http.edit_message(
+                    message.channel.id, message.id, params=params
+                )
 
 
 async def defer(
@@ -617,6 +643,14 @@ async def report_error(
     interaction: discord.Interaction[Any], error: BaseException, *, where: str = ""
 ) -> None:
     """Tell the user what went wrong (ephemeral); log it when it is a bug. Never raises."""
+    original = getattr(error, "original", error)
+    if expired(original):
+        # A busy bot answered too late: nobody can be told any more, and nothing is broken.
+        log.warning(
+            "interaction expired before its answer",
+            extra={"where": where or _describe(interaction), "interaction": interaction.id},
+        )
+        return
     locale = locale_for_user(interaction)
     text = error_text(error, locale)
     if text is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -927,6 +928,38 @@ async def test_two_clicks_on_start_at_once_start_one_game(
         assert "This table is closed" in told.text
         assert all(len(fake.dms(u)) == 1 for u in table.users)
         assert len(fake.channel_messages(table.channel)) == 2  # the table and one ping
+
+
+async def test_a_move_answered_too_late_still_shows_on_the_players_hand(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot under load may answer a click after Discord's 3 s: the move is done (it was
+    committed), so the hand it was made on is edited directly, and no error is logged."""
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
+    ana = table.users[0]
+    async with fake.run_client(table.bot):
+        await start(table)
+        stored = await table.stored()
+        me = str(ana.id)
+        pick = table.pick_id(stored, me)
+        hand = hand_of(table, ana)
+        edits = len(hand.versions)
+        chosen = stored.game.view(me)["hand"][-stored.game.view(me)["pass_size"] :]
+        fake.enforce_deadline, fake.late_after = True, 0.0  # every answer comes too late
+        late = await fake.select(ana, hand, pick, chosen)
+        await table.quiet()
+        fake.enforce_deadline = False
+        assert late.callback_type is None  # Discord refused the answer
+        assert [x.interaction_id for x in fake.late_interactions] == [late.interaction.id]
+        fake.late_interactions.clear()  # expected here; otherwise the fixture fails the test
+
+        after = await table.stored()
+        assert after.version == stored.version + 1 and me not in after.game.to_act()
+        assert len(hand.versions) > edits
+        assert pick not in custom_ids(fake, hand)  # the hand no longer offers the pass
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert "interaction expired; its message edited directly" in caplog.messages
 
 
 async def test_a_warning_sent_before_a_crash_is_gone_once_the_bot_has_moved(
