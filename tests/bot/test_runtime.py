@@ -108,3 +108,23 @@ async def test_sigterm_stops_the_bot_cleanly(fake_discord: FakeDiscord, db_path:
     os.kill(os.getpid(), signal.SIGTERM)
     assert await asyncio.wait_for(task, timeout=10) == 0
     assert not bot.timers.running and not bot.db.is_open and bot.is_closed()
+
+
+@pytest.mark.e2e
+async def test_the_bot_run_by_python_m_bot_freezes_start_up_and_collects_less_often(
+    fake_discord: FakeDiscord, db_path: Path
+) -> None:
+    import gc
+
+    from bot.client import GC_THRESHOLDS
+
+    before = gc.get_threshold()
+    fake_discord.add_guild("Office")
+    bot = GamenightBot(Settings(database_path=db_path), cogs=["cogs.help"], freeze_startup=True)
+    try:
+        async with fake_discord.run_client(bot):
+            await fake_discord.wait_for(lambda: gc.get_freeze_count() > 0, timeout=10)
+            assert gc.get_threshold() == GC_THRESHOLDS
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
