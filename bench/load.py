@@ -478,6 +478,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "heap_kb_per_game": (live["traced"] - base["traced"]) / 1024 / max(1, args.tables - 1),
         "top_log": log_lines.most_common(3),
         "driver_share": driver_cpu / window,
+        "gc_ms": 1000 * (after.get("gc_s", 0) - before.get("gc_s", 0)) / max(1, interactions),
+        "gc_full": after.get("gc_full", 0) - before.get("gc_full", 0),
+        "gc_max_ms": 1000 * after.get("gc_max_s", 0),
+        "lag_mean_ms": 1000
+        * (after.get("lag_sum_s", 0) - before.get("lag_sum_s", 0))
+        / max(1, after.get("lag_ticks", 0) - before.get("lag_ticks", 0)),
+        "lag_max_ms": 1000 * after.get("lag_max_s", 0),
         "growth": growth,
     }
     return out
@@ -531,6 +538,12 @@ def report(out: dict[str, Any]) -> None:
         f" {out['threads']:.2f} to_thread,"
         f" {out['log_lines']:.2f} log lines per interaction (players: {out['driver_share']:.0%});"
         f" REST calls per move {out['rest_per_move']:.2f}"
+    )
+    print(
+        f"  event loop: a callback due runs {out['lag_mean_ms']:.1f} ms late on average,"
+        f" {out['lag_max_ms']:.0f} ms at worst; garbage collector {out['gc_ms']:.2f} ms per"
+        f" interaction, {out['gc_full']} full collections, longest pause"
+        f" {out['gc_max_ms']:.0f} ms"
     )
     print(
         f"  memory: base {out['base_mb']:.0f} MB, {out['kb_per_game']:.0f} KB per live game"

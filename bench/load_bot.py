@@ -45,6 +45,37 @@ import yarl
 TOKEN = "fake-token"  # noqa: S105
 profiler = cProfile.Profile(time.process_time)
 COUNTS = {"db_round_trips": 0, "db_calls": 0, "log_records": 0, "threads": 0}
+GC = {"gc_s": 0.0, "gc_full": 0, "gc_max_s": 0.0}
+"""Time in the garbage collector (all generations), full collections, the longest pause."""
+LAG = {"lag_max_s": 0.0, "lag_sum_s": 0.0, "lag_ticks": 0}
+"""How late the event loop runs a callback due now: a tick every 50 ms."""
+
+
+def _time_gc() -> None:
+    began = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+            return
+        took = time.perf_counter() - began[0]
+        GC["gc_s"] += took
+        GC["gc_max_s"] = max(GC["gc_max_s"], took)
+        if info.get("generation") == 2:
+            GC["gc_full"] += 1
+
+    gc.callbacks.append(callback)
+
+
+async def _watch_lag(tick: float = 0.05) -> None:
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + tick
+        await asyncio.sleep(tick)
+        late = max(0.0, loop.time() - due)
+        LAG["lag_max_s"] = max(LAG["lag_max_s"], late)
+        LAG["lag_sum_s"] += late
+        LAG["lag_ticks"] += 1
 
 
 def _count_round_trips() -> None:
@@ -91,14 +122,20 @@ def rss_bytes() -> int:
 
 
 def stats() -> dict[str, Any]:
+    """The bot's counters now; the maxima start again from here (the next call's are the
+    window's)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return {
+    out = {
         "cpu": usage.ru_utime + usage.ru_stime,
         "cpu_sys": usage.ru_stime,
         "rss": rss_bytes(),
         "time": time.monotonic(),
         **COUNTS,
+        **GC,
+        **LAG,
     }
+    GC["gc_max_s"] = LAG["lag_max_s"] = 0.0
+    return out
 
 
 async def serve(args: argparse.Namespace) -> None:
@@ -115,6 +152,7 @@ async def serve(args: argparse.Namespace) -> None:
     discord.http.Route.BASE = args.api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     _count_round_trips()
+    _time_gc()
     options = {"freeze_startup": True} if args.freeze else {}
     bot = GamenightBot(
         Settings(database_path=Path(args.db)),
@@ -123,6 +161,7 @@ async def serve(args: argparse.Namespace) -> None:
     )
     bot._connection.guild_ready_timeout = 0.05
     runner = asyncio.create_task(bot.start(TOKEN))
+    lag = asyncio.create_task(_watch_lag())
     ready = asyncio.create_task(bot.wait_until_ready())
     await asyncio.wait({runner, ready}, return_when=asyncio.FIRST_COMPLETED)
     if runner.done():
@@ -181,6 +220,7 @@ async def serve(args: argparse.Namespace) -> None:
         profiler.dump_stats(args.profile)
     await bot.close()
     runner.cancel()
+    lag.cancel()
 
 
 def main() -> None:
