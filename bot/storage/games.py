@@ -255,6 +255,9 @@ class GameStore:
         self._hooks: dict[str, KindHooks] = {}
         self._cache: dict[int, tuple[str, StoredGame]] = {}
         """Active games as committed: (state text, shared read-only object)."""
+        self._writes = 0
+        """Games saved so far: a read from the database that saw none meanwhile may be
+        cached."""
         self._meta_texts: dict[int, tuple[Mapping[str, Any], str]] = {}
         """The saved text of each cached game's ``meta``: most moves leave it as it was."""
 
@@ -290,6 +293,7 @@ class GameStore:
         cached = self._cache.get(game_id)
         if cached is not None and not self._db.in_transaction():
             return cached
+        writes = self._writes
         async with (
             self._db.read() as conn,
             conn.execute(f"{_SELECT} WHERE id = ?", (game_id,)) as cur,
@@ -298,12 +302,16 @@ class GameStore:
         if row is None:
             return None
         found = (str(row["state"]), _row_to_game(row))
-        if not self._db.in_transaction():
-            self._remember(found[0], found[1])
+        if not self._db.in_transaction() and self._writes == writes:
+            # Kept only if no move was committed while the row was read: that move's newer
+            # state is the one in memory now, and must not be replaced by the older one.
+            self._remember(found[0], found[1], saved=False)
         return found
 
-    def _remember(self, state: str, stored: StoredGame) -> None:
-        """Keep a committed game while it is active (never from inside a transaction)."""
+    def _remember(self, state: str, stored: StoredGame, *, saved: bool = True) -> None:
+        """Keep a committed game while it is active (never from inside a transaction);
+        ``saved``: it was just saved (not read)."""
+        self._writes += saved
         if stored.is_active and not self._db.in_transaction():
             self._cache[stored.id] = (state, stored)
         else:
@@ -414,43 +422,61 @@ class GameStore:
         :class:`GameNotFound` for an unknown id.
         """
         async with self.lock(game_id):
-            found = await self._current(game_id)
-            if found is None:
-                raise GameNotFound(game_id)
-            text, stored = found
-            if not stored.is_active:
-                raise GameClosed(game_id, stored.status)
-            if guard is not None:
-                guard(stored)
-            game = load_game(text)
-            events = game.apply(str(player_id), action)
-            hooks = self.hooks(stored.kind)
-            new = replace(
-                stored,
-                game=game,
-                status=hooks.status(game),
-                meta={**stored.meta, **meta_update} if meta_update else stored.meta,
-                version=stored.version + 1,
-                updated_at=self._clock.now(),
-            )
-            lines = hooks.results(new) if new.status == "over" else []
-            state = game.dumps()
             try:
-                async with self._db.transaction() as conn:
-                    await _save(conn, new, stored.version, state, self._meta_text(new))
-                    if lines:
-                        await _record_results(conn, new, lines)
-                    if in_tx is not None:
-                        await in_tx(new, events)
+                return await self._act(game_id, player_id, action, meta_update, in_tx, guard)
             except StaleGame:
+                # The game in memory was older than the saved one (nothing was written):
+                # once more from the database. Every save goes through this lock, so the
+                # second try meets the newest state.
                 self._cache.pop(game_id, None)
-                raise
-            self._remember(state, new)
-            log.debug(
-                "game saved",
-                extra={"game_id": game_id, "version": new.version, "status": new.status},
-            )
-            return ActOutcome(new, events)
+                return await self._act(game_id, player_id, action, meta_update, in_tx, guard)
+
+    async def _act(
+        self,
+        game_id: int,
+        player_id: str | int,
+        action: Mapping[str, Any],
+        meta_update: Mapping[str, Any] | None,
+        in_tx: TxHook | None,
+        guard: Guard | None,
+    ) -> ActOutcome:
+        found = await self._current(game_id)
+        if found is None:
+            raise GameNotFound(game_id)
+        text, stored = found
+        if not stored.is_active:
+            raise GameClosed(game_id, stored.status)
+        if guard is not None:
+            guard(stored)
+        game = load_game(text)
+        events = game.apply(str(player_id), action)
+        hooks = self.hooks(stored.kind)
+        new = replace(
+            stored,
+            game=game,
+            status=hooks.status(game),
+            meta={**stored.meta, **meta_update} if meta_update else stored.meta,
+            version=stored.version + 1,
+            updated_at=self._clock.now(),
+        )
+        lines = hooks.results(new) if new.status == "over" else []
+        state = game.dumps()
+        try:
+            async with self._db.transaction() as conn:
+                await _save(conn, new, stored.version, state, self._meta_text(new))
+                if lines:
+                    await _record_results(conn, new, lines)
+                if in_tx is not None:
+                    await in_tx(new, events)
+        except StaleGame:
+            self._cache.pop(game_id, None)
+            raise
+        self._remember(state, new)
+        log.debug(
+            "game saved",
+            extra={"game_id": game_id, "version": new.version, "status": new.status},
+        )
+        return ActOutcome(new, events)
 
     async def update_meta(self, game_id: int, meta_update: Mapping[str, Any]) -> StoredGame:
         """Merge keys into a game's ``meta`` (e.g. the id of the message showing the board)."""

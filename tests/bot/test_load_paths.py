@@ -14,7 +14,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.engine import IllegalAction
-from bot.storage import StaleGame, Store
+from bot.storage import Store
 from bot.storage import db as db_module
 from bot.timers import MAX_CONCURRENT, TimerService
 from tests.bot.conftest import new_counter
@@ -96,7 +96,7 @@ async def test_a_move_is_one_trip_to_sqlite(
     assert {t.key for t in await store.timers.pending()} == {"turn", "warn"}
 
 
-async def test_a_stale_save_in_the_commit_trip_rolls_everything_back(
+async def test_a_move_on_a_stale_game_in_memory_is_rolled_back_and_made_on_the_saved_one(
     store: Store, clock: FakeClock, db_path: Path
 ) -> None:
     game_id = await store.games.create("counter", 1, 2, new_counter())
@@ -104,16 +104,70 @@ async def test_a_stale_save_in_the_commit_trip_rolls_everything_back(
     other = sqlite3.connect(db_path, isolation_level=None)
     other.execute("UPDATE games SET version = 7 WHERE id = ?", (game_id,))  # another writer
     other.close()
+    tries: list[int] = []
 
     async def timer(stored: Any, events: Any) -> None:
+        tries.append(stored.version)
         await store.timers.put("t", clock.now() + timedelta(minutes=1), {}, "turn")
 
-    with pytest.raises(StaleGame):
-        await store.games.act(game_id, "111", {"type": "inc"}, in_tx=timer)
-    assert await store.timers.pending() == []
+    moved, _ = await store.games.act(game_id, "111", {"type": "inc"}, in_tx=timer)
+    assert tries == [2, 8]  # on the stale copy (its save refused), then on the saved game
+    assert moved.version == 8 and moved.game.to_dict()["total"] == 1
+    assert [t.key for t in await store.timers.pending()] == ["turn"]  # the first try's: gone
     assert not store.db._connection()._conn.in_transaction
-    stored = await store.games.require(game_id)  # read again, not from the cache
-    assert stored.version == 7 and stored.game.to_dict()["total"] == 0
+    assert (await store.games.require(game_id)) is moved
+
+
+async def test_a_read_that_a_move_overtook_does_not_replace_the_newer_game_in_memory(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read from the database that began before a move was saved returns the older
+    state; the newer one, saved meanwhile, stays the one in memory."""
+    import contextlib
+
+    game_id = await store.games.create("counter", 1, 2, new_counter())
+    store.games._cache.clear()  # as after a restart: nothing in memory yet
+    fetched, release = asyncio.Event(), asyncio.Event()
+    read = store.db.read
+    first = [True]
+
+    class Gated:  # the first read's row arrives only once the test says so
+        def __init__(self, cur: Any) -> None:
+            self.cur = cur
+
+        async def fetchone(self) -> Any:
+            row = await self.cur.fetchone()
+            fetched.set()
+            await release.wait()
+            return row
+
+    class Conn:
+        def __init__(self, conn: Any) -> None:
+            self.conn = conn
+
+        @contextlib.asynccontextmanager
+        async def execute(self, sql: str, params: Any = ()) -> Any:
+            async with self.conn.execute(sql, params) as cur:
+                yield Gated(cur)
+
+    @contextlib.asynccontextmanager
+    async def gated_read() -> Any:
+        async with read() as conn:
+            if first[0]:
+                first[0] = False
+                yield Conn(conn)
+            else:
+                yield conn
+
+    monkeypatch.setattr(store.db, "read", gated_read)
+    slow = asyncio.create_task(store.games.get(game_id))
+    await fetched.wait()  # it holds version 1
+    moved, _ = await store.games.act(game_id, "111", {"type": "inc"})
+    release.set()
+    assert (await slow).version == 1  # what it read
+    assert (await store.games.require(game_id)) is moved  # what is in memory: the move
+    again, _ = await store.games.act(game_id, "222", {"type": "inc"})
+    assert again.version == 3
 
 
 async def test_a_block_rolled_back_before_its_trip_sends_none_of_its_statements(
