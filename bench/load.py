@@ -16,17 +16,21 @@ answer, as Discord's 3 s deadline counts it), failures (no answer within 3 s, or
 that was not the update the player expected), REST calls per move (interaction answers not
 counted), the bot's CPU ms per interaction (its process CPU time, which the drivers' load
 disturbs less than wall time), database trips (batches of statements) and those through
-aiosqlite's thread, and log lines per interaction,
-and memory per live game (the bot's RSS with every table dealt, minus its RSS once a first
-table was dealt, divided by the other tables, after a collection; ``--memory`` also traces the Python heap for the
-live bytes per game, which RSS overstates by what the start rush left fragmented). The start rush is reported too: how long the N lobbies took to
-open, fill and start, its answer times and failures, and how many games were stuck (a
-player without their hand 20 s after the rush).
+aiosqlite's thread, log lines per interaction, how late the bot's event loop runs and the
+garbage collector's time, and memory per live game (the bot's RSS with every table dealt,
+minus its RSS once a first table was dealt, divided by the other tables, after a
+collection; ``--memory`` also traces the Python heap for the live bytes per game, which RSS
+overstates by what the start rush left fragmented). The start rush is reported too: how
+long the N lobbies took to open, fill and start, its answer times and failures, and how
+many games were stuck (a player without their hand 20 s after the rush). ``--kill-at``
+kills the bot (kill -9) during the rush and restarts it on its database, then checks every
+game the database holds: its table posted, every hand sent, none twice.
 
     python -m bench.load --tables 50 --think 0 --duration 20
     python -m bench.load --tables 50 --game speahx --duration 20
     python -m bench.load --tables 200 --think 2 --duration 30
     python -m bench.load --tables 1000 --think 5 --duration 20 --open-rate 20
+    python -m bench.load --tables 400 --think 5 --open-rate 20 --kill-at 10
     python -m bench.load --tables 50 --bot-root OTHER_CHECKOUT   # the same load on other code
 
 The run stops by itself: the bot is told to quit (killed after a grace period).
@@ -44,6 +48,7 @@ import re
 import resource
 import shutil
 import signal
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -348,6 +353,37 @@ class Load:
         return stuck
 
 
+def check_starts(db: Path, load: Load) -> dict[str, Any]:
+    """Every game the database holds: its table posted, each player's hand sent, once.
+
+    ``games`` in the database; ``no_table``: games whose table message is missing;
+    ``no_hand`` / ``twice``: players without a hand / with more than one for the game.
+    """
+    by_channel = {table.channel.id: table for table in load.tables}
+    out = {"games": 0, "no_table": 0, "no_hand": 0, "twice": 0}
+    faulty: set[int] = set()
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        rows = conn.execute(
+            "SELECT id, channel_id, meta FROM games WHERE kind = ?", (load.args.game,)
+        ).fetchall()
+    for game_id, channel_id, meta in rows:
+        out["games"] += 1
+        table = by_channel[channel_id]
+        posted = {m.id for m in load.fake.messages_in.get(channel_id, ()) if not m.deleted}
+        if json.loads(meta).get("table_id") not in posted:
+            out["no_table"] += 1
+        for user in table.users:  # a player sits at one table: an embed in their DMs is its hand
+            channel = user.dm_channel
+            msgs = load.fake.messages_in.get(channel.id, ()) if channel else ()
+            hands = [m for m in msgs if not m.deleted and m.embeds]
+            out["no_hand"] += not hands
+            out["twice"] += len(hands) > 1
+            if len(hands) != 1:
+                faulty.add(game_id)
+    out["faulty_ids"] = sorted(faulty)[:10]  # type: ignore[assignment]
+    return out
+
+
 def index_messages(fake: LoadFake) -> None:
     """Keep each channel's messages in a list (the fake only keeps them by id)."""
     fake.messages_in = {}  # type: ignore[attr-defined]
@@ -402,7 +438,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             base = await bot.stats("gc")
             if args.memory:
                 await bot.stats("snapshot")
-            rush_seconds = await asyncio.wait_for(load.rush_phase(load.tables[1:]), args.timeout)
+            rush = asyncio.create_task(load.rush_phase(load.tables[1:]))
+            restart_s = None
+            if args.kill_at is not None:
+                # kill -9 in the middle of the rush, then the same bot again on its database.
+                await asyncio.sleep(args.kill_at)
+                killed = time.monotonic()
+                bot.proc.kill()
+                await bot.proc.wait()
+                bot = await BotProcess.start(
+                    fake, Path(tmp) / "load.sqlite3", root, Path(tmp) / "bot2.log", game=args.game
+                )
+                restart_s = time.monotonic() - killed
+            rush_seconds = await asyncio.wait_for(rush, args.timeout)
             players = [
                 asyncio.create_task(load.player(table, user))
                 for table in load.tables
@@ -412,6 +460,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             while load.stuck() and time.monotonic() < settled:
                 await asyncio.sleep(0.5)
             stuck = load.stuck()
+            starts = check_starts(Path(tmp) / "load.sqlite3", load) if args.kill_at else None
             await asyncio.sleep(args.warmup)
             live = await bot.stats("gc")
             growth = await bot.stats("growth") if args.memory else []
@@ -432,10 +481,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             calls = fake.calls[mark:]
             load.stop.set()
             await asyncio.gather(*players, return_exceptions=True)
-            if args.keep_log:
-                shutil.copy(Path(tmp) / "bot.log", args.keep_log)
             log_lines = Counter[str]()
-            for line in (Path(tmp) / "bot.log").read_text(errors="replace").splitlines():
+            logs = [Path(tmp) / "bot.log", Path(tmp) / "bot2.log"]  # bot2: after a kill -9
+            text = "\n".join(p.read_text(errors="replace") for p in logs if p.exists())
+            if args.keep_log:
+                Path(args.keep_log).write_text(text)
+            for line in text.splitlines():
                 match = re.search(r'msg="?([^"]*)"?', line) or re.search(r"\] (.*)$", line)
                 log_lines[(match.group(1) if match else line)[:60]] += 1
         finally:
@@ -449,6 +500,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     out = {
         "tables": args.tables,
         "think": args.think,
+        "restart_s": restart_s,
+        "kill_at": args.kill_at,
+        "starts": starts,
         "rush_s": rush_seconds,
         "rush": summary(load.rush.latencies),
         "rush_failures": dict(load.rush.failures),
@@ -527,6 +581,14 @@ def report(out: dict[str, Any]) -> None:
         f" answers {out['rush']}, failures {out['rush_failures'] or 0}, tables not started"
         f" {out['not_started']}, started games without every hand {out['stuck']}"
     )
+    if out["starts"] is not None:
+        starts = out["starts"]
+        print(
+            f"  kill -9 {out['kill_at']:.0f} s into the rush, back in {out['restart_s']:.1f} s:"
+            f" {starts['games']} games in the database, {starts['no_table']} without their"
+            f" table, {starts['no_hand']} hands missing, {starts['twice']} hands sent twice"
+            + (f" (games {starts['faulty_ids']})" if starts["faulty_ids"] else "")
+        )
     print(
         f"  window {out['window_s']:.1f} s: {out['interactions']} interactions,"
         f" {out['per_s']:.0f}/s, answer {out['answer']}, failures {out['failures'] or 0}"
@@ -582,6 +644,12 @@ def main() -> None:
     parser.add_argument("--profile", help="profile the bot in the window (cProfile file)")
     parser.add_argument(
         "--memory", action="store_true", help="trace the bot's heap: live KB per game (slower)"
+    )
+    parser.add_argument(
+        "--kill-at",
+        type=float,
+        help="kill -9 the bot this many seconds into the start rush, restart it on its"
+        " database, then check every game's table and hands (none missing, none twice)",
     )
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
