@@ -198,6 +198,8 @@ class TableRun:
     channel: FakeChannel
     users: list[FakeUser]
     game_id: int = 0
+    seated: list[FakeUser] = field(default_factory=list)
+    """The host and those whose Join was answered."""
     started: bool = False
 
 
@@ -255,8 +257,10 @@ class Load:
         labels = {b.label: b.custom_id for b in self.fake.buttons(message)}
         join = labels.get("Join") or labels.get("Rejoindre")
         start = labels.get("Start") or labels.get("Lancer")
+        table.seated = [host]
         for user in others:
-            await self._interact(fig, self.fake.click(user, message, join, settle=0))
+            if await self._interact(fig, self.fake.click(user, message, join, settle=0)):
+                table.seated.append(user)
         result = await self._interact(fig, self.fake.click(host, message, start, settle=0))
         table.started = result is not None
 
@@ -344,7 +348,7 @@ class Load:
         for table in self.tables:
             if not table.started:
                 continue  # counted as rush failures, not as stuck games
-            for user in table.users:
+            for user in table.seated:
                 channel = user.dm_channel
                 msgs = self.fake.messages_in.get(channel.id, ()) if channel else ()
                 if not any(m.embeds for m in msgs):
@@ -364,15 +368,17 @@ def check_starts(db: Path, load: Load) -> dict[str, Any]:
     faulty: set[int] = set()
     with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
         rows = conn.execute(
-            "SELECT id, channel_id, meta FROM games WHERE kind = ?", (load.args.game,)
+            "SELECT id, channel_id, meta, state FROM games WHERE kind = ?", (load.args.game,)
         ).fetchall()
-    for game_id, channel_id, meta in rows:
+    for game_id, channel_id, meta, state in rows:
         out["games"] += 1
         table = by_channel[channel_id]
         posted = {m.id for m in load.fake.messages_in.get(channel_id, ()) if not m.deleted}
         if json.loads(meta).get("table_id") not in posted:
             out["no_table"] += 1
-        for user in table.users:  # a player sits at one table: an embed in their DMs is its hand
+        seated = set(json.loads(state)["players"])  # a Join lost in the crash: one less
+        for user in (u for u in table.users if str(u.id) in seated):
+            # A player sits at one table: an embed in their DMs is its hand.
             channel = user.dm_channel
             msgs = load.fake.messages_in.get(channel.id, ()) if channel else ()
             hands = [m for m in msgs if not m.deleted and m.embeds]
