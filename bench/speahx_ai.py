@@ -36,7 +36,7 @@ from bot.engine import Game, new_game
 
 IDS = [f"p{i}" for i in range(1, 15)]
 MATCHES = ["easy:random", "normal:easy", "hard:easy", "hard:normal", "auto:random"]
-MAX_ACTIONS = 20_000
+MAX_ACTIONS = 5_000
 """A game still running after this many actions is stopped and counted as no result."""
 
 Policy = Callable[[Game, str, random.Random], dict[str, Any]]

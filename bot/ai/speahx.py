@@ -50,9 +50,12 @@ from bot.engine.speahx import (
     full_deck,
 )
 
-ACTIONS_PER_MS: Final = 25
+ACTIONS_PER_MS: Final = 20
 """Simulated engine actions per millisecond of budget, measured on one core of a small
-server with a margin (``bench/speahx_ai.py`` prints the real times)."""
+server with a margin: the default 150 ms gives about 50 ms (p50) and 100 ms (p99) of CPU
+per move at 4 players (``bench/speahx_ai.py`` prints the real times)."""
+ROLLOUT_COST: Final = 3
+"""A sampled future's setup and scoring, counted in actions."""
 MIN_DEALS: Final = 2
 """Even a tiny budget samples this many deals when there is a choice."""
 LEVEL_SHARE: Final[dict[str, float]] = {"normal": 0.25, "hard": 1.0}
@@ -69,7 +72,10 @@ KEEP_COST: Final[dict[str, float]] = {TWO: 1.6, TEN: 2.4, JOKER: 3.0}
 """What holding on to a special card is worth, in cards, while the hand is large."""
 FOUR_BONUS: Final = 2.5
 """A four-of-a-kind burn: the same player plays again on an empty pile."""
-RULE_WEIGHT: Final = 0.02
+NOISE: Final = 0.6
+"""Each play's rule score gets up to this much seeded noise: near ties go either way, so
+computer players never pass the same piles back and forth forever."""
+RULE_WEIGHT: Final = 0.04
 """How much the rule player's score counts next to the sampled chance of not losing."""
 
 
@@ -346,8 +352,9 @@ def pick_target(know: Knowledge, targets: Sequence[str]) -> str:
     return max(targets, key=lambda p: (know.load(index[p]), -targets.index(p)))
 
 
-def scored_moves(know: Knowledge) -> list[tuple[float, dict[str, Any]]]:
-    """Every legal move of the play phase with its rule score, best first."""
+def scored_moves(know: Knowledge, rnd: random.Random) -> list[tuple[float, dict[str, Any]]]:
+    """Every legal move of the play phase with its rule score (plus ``NOISE`` drawn from
+    ``rnd``), best first."""
     scored: list[tuple[float, dict[str, Any]]] = []
     pile = len(know.pile)
     for i, action in enumerate(know.legal):
@@ -360,12 +367,12 @@ def scored_moves(know: Knowledge) -> list[tuple[float, dict[str, Any]]]:
             score = -_chance_cost(know) - 0.1
         else:  # table: every position is as blind as the others; the first
             score = -0.01 * i
-        scored.append((score, action))
+        scored.append((score + NOISE * rnd.random(), action))
     scored.sort(key=lambda pair: -pair[0])
     return scored
 
 
-def rule_action(know: Knowledge) -> Action:
+def rule_action(know: Knowledge, rnd: random.Random) -> Action:
     """The ``easy`` player's move."""
     legal = know.legal
     phase = know.phase
@@ -376,7 +383,7 @@ def rule_action(know: Knowledge) -> Action:
         return next(dict(a) for a in legal if a["player"] == target)
     if phase == "show":
         return {"type": "show", "show": False}
-    return dict(scored_moves(know)[0][1])
+    return dict(scored_moves(know, rnd)[0][1])
 
 
 # ------------------------------------------------------------------ sampling
@@ -486,12 +493,12 @@ def monte_carlo(
             game = Speahx.from_dict(state)
             value, steps = _rollout(game, know.seat, move, turns)
             totals[i] += value
-            spent += steps
+            spent += steps + ROLLOUT_COST
         deals += 1
     return [t / deals for t in totals]
 
 
-def _shortlist(know: Knowledge) -> list[tuple[float, dict[str, Any]]]:
+def _shortlist(know: Knowledge, rnd: random.Random) -> list[tuple[float, dict[str, Any]]]:
     """The moves worth sampling, with their rule scores: the suit, target and play phase's
     best few plays, collect and chance."""
     if know.phase == "suit":
@@ -500,7 +507,7 @@ def _shortlist(know: Knowledge) -> list[tuple[float, dict[str, Any]]]:
     if know.phase == "target":
         best = pick_target(know, [a["player"] for a in know.legal])
         return [(1.0 if a["player"] == best else 0.0, dict(a)) for a in know.legal]
-    scored = scored_moves(know)
+    scored = scored_moves(know, rnd)
     plays = [p for p in scored if p[1]["type"] == "play"][:SHORTLIST]
     others = [p for p in scored if p[1]["type"] in ("collect", "chance")]
     return [*plays, *others]
@@ -515,14 +522,15 @@ def decide_speahx(view: View, level: str, seed: int, budget_ms: int) -> Action:
     if len(legal) == 1:
         return dict(legal[0])
     know = read_view(view)
-    rule = rule_action(know)
+    rnd = random.Random(seed)
+    rule = rule_action(know, rnd)
     if level == "easy" or know.phase == "show" or legal[0]["type"] == "table":
         return rule
-    moves = _shortlist(know)
+    moves = _shortlist(know, random.Random(seed))
     if len(moves) <= 1:
         return rule
     work = int(budget_ms * ACTIONS_PER_MS * LEVEL_SHARE[level])
-    values = monte_carlo(know, view, [m for _, m in moves], seed, work)
+    values = monte_carlo(know, view, [m for _, m in moves], seed + 1, work)
     best = max(
         range(len(moves)),
         key=lambda i: (values[i] + RULE_WEIGHT * math.tanh(moves[i][0] / 4), -i),
