@@ -207,6 +207,8 @@ def read_view(view: View) -> Knowledge:
         raise ViewError(f"not a Speahx player's view: {err!r}") from err
     hidden = sum(sizes) - sizes[seat] - sum(len(k) for k in known)
     hidden += sum(len(t) for t in tables) + know.stock + know.burned
+    if chance_info and chance_info.get("player") != you["id"]:
+        hidden += int(chance_info.get("held", 0))  # another player's chance cards
     if hidden != len(unseen) or len(hand) != sizes[seat]:
         raise ViewError("the view's counts do not add up to the deck")
     return know
