@@ -20,9 +20,11 @@ loser stays the loser) and names the suit the others hold least of.
 the unseen cards at random into the other hands, the table cards, the stock and the burned
 cards (the known cards where they are), then for each move play the next turns out with
 the engine's own turn-timer player and score the state reached by this player's estimated
-chance of not being the loser. The same deals serve every move (a paired comparison), the
-rule player's score breaks near ties. ``normal`` spends a quarter of the budget, ``hard``
-all of it; the budget counts simulated actions, never the clock.
+chance of not being the loser. The same deals serve every move (a paired comparison), and
+a move replaces the rule player's only when its mean gain over it exceeds one standard
+error (few samples make a noisy choice; the rule player's is the better bet then).
+``normal`` spends a quarter of the budget, ``hard`` all of it; the budget counts simulated
+actions, never the clock.
 """
 
 from __future__ import annotations
@@ -75,8 +77,9 @@ FOUR_BONUS: Final = 2.5
 NOISE: Final = 0.6
 """Each play's rule score gets up to this much seeded noise: near ties go either way, so
 computer players never pass the same piles back and forth forever."""
-RULE_WEIGHT: Final = 0.04
-"""How much the rule player's score counts next to the sampled chance of not losing."""
+CONFIDENCE: Final = 1.0
+"""A sampled move replaces the rule player's when its mean gain exceeds this many standard
+errors."""
 
 
 class ViewError(ValueError):
@@ -480,39 +483,47 @@ def _rollout(game: Speahx, seat: int, action: Action, turns: int) -> tuple[float
 
 def monte_carlo(
     know: Knowledge, view: View, moves: Sequence[Action], seed: int, work: int
-) -> list[float]:
-    """For each move, the mean estimated chance of not being the loser a few turns later,
-    over sampled states, until ``work`` simulated actions."""
+) -> list[tuple[float, float]]:
+    """For each move, over sampled states until ``work`` simulated actions: the mean gain
+    over ``moves[0]`` in the estimated chance of not being the loser a few turns later, and
+    the standard error of that mean (the same states serve every move: paired)."""
     rnd = random.Random(seed)
     alive = know.n - len(know.out)
     turns = max(MIN_HORIZON, HORIZON_ROUNDS * alive)
-    totals = [0.0] * len(moves)
+    sums = [0.0] * len(moves)
+    squares = [0.0] * len(moves)
     deals = 0
     spent = 0
     while deals < MIN_DEALS or spent < work:
         state = sample_state(know, rnd, view)
-        for i, move in enumerate(moves):
-            game = Speahx.from_dict(state)
-            value, steps = _rollout(game, know.seat, move, turns)
-            totals[i] += value
+        values: list[float] = []
+        for move in moves:
+            value, steps = _rollout(Speahx.from_dict(state), know.seat, move, turns)
+            values.append(value)
             spent += steps + ROLLOUT_COST
+        for i, value in enumerate(values):
+            gain = value - values[0]
+            sums[i] += gain
+            squares[i] += gain * gain
         deals += 1
-    return [t / deals for t in totals]
+    out: list[tuple[float, float]] = []
+    for total, square in zip(sums, squares, strict=True):
+        mean = total / deals
+        spread = max(0.0, square / deals - mean * mean)
+        out.append((mean, math.sqrt(spread / max(1, deals - 1))))
+    return out
 
 
-def _shortlist(know: Knowledge, rnd: random.Random) -> list[tuple[float, dict[str, Any]]]:
-    """The moves worth sampling, with their rule scores: the suit, target and play phase's
-    best few plays, collect and chance."""
-    if know.phase == "suit":
-        best = name_suit(know)
-        return [(1.0 if a["suit"] == best else 0.0, dict(a)) for a in know.legal]
-    if know.phase == "target":
-        best = pick_target(know, [a["player"] for a in know.legal])
-        return [(1.0 if a["player"] == best else 0.0, dict(a)) for a in know.legal]
-    scored = scored_moves(know, rnd)
-    plays = [p for p in scored if p[1]["type"] == "play"][:SHORTLIST]
-    others = [p for p in scored if p[1]["type"] in ("collect", "chance")]
-    return [*plays, *others]
+def _shortlist(know: Knowledge, rule: Action, rnd: random.Random) -> list[Action]:
+    """The moves worth sampling, the rule player's ``rule`` first: every suit or target, or
+    the play phase's best few plays, collect and chance."""
+    if know.phase in ("suit", "target"):
+        others = [dict(a) for a in know.legal]
+    else:
+        scored = [a for _, a in scored_moves(know, rnd)]
+        plays = [a for a in scored if a["type"] == "play"][:SHORTLIST]
+        others = [*plays, *(a for a in scored if a["type"] in ("collect", "chance"))]
+    return [rule, *(a for a in others if a != rule)]
 
 
 @register(KIND)
@@ -524,17 +535,15 @@ def decide_speahx(view: View, level: str, seed: int, budget_ms: int) -> Action:
     if len(legal) == 1:
         return dict(legal[0])
     know = read_view(view)
-    rnd = random.Random(seed)
-    rule = rule_action(know, rnd)
+    rule = rule_action(know, random.Random(seed))
     if level == "easy" or know.phase == "show" or legal[0]["type"] == "table":
         return rule
-    moves = _shortlist(know, random.Random(seed))
+    moves = _shortlist(know, rule, random.Random(seed))
     if len(moves) <= 1:
         return rule
     work = int(budget_ms * ACTIONS_PER_MS * LEVEL_SHARE[level])
-    values = monte_carlo(know, view, [m for _, m in moves], seed + 1, work)
-    best = max(
-        range(len(moves)),
-        key=lambda i: (values[i] + RULE_WEIGHT * math.tanh(moves[i][0] / 4), -i),
-    )
-    return moves[best][1]
+    gains = monte_carlo(know, view, moves, seed + 1, work)
+    # The sampling overrules the rule player only where it sees a clear gain: a move whose
+    # paired gain is within noise of the rule move's is no better on the evidence.
+    best = max(range(len(moves)), key=lambda i: (gains[i][0] - CONFIDENCE * gains[i][1], -i))
+    return moves[best] if gains[best][0] - CONFIDENCE * gains[best][1] > 0 else rule
