@@ -300,8 +300,8 @@ def _play_score(know: Knowledge, cards: Sequence[str]) -> float:
             return score - 2.0
         return score + 0.9 * len(pile) + _target_gain(know)
     if rank == TEN:
-        # Burns the pile, the same player plays again: worth more on a big pile that the
-        # next player might otherwise be made to collect... by this player.
+        # Burns the pile and plays again: a big pile burned is one this player no longer
+        # risks collecting when it comes round.
         return score + 0.8 + 0.1 * min(len(pile), 10)
     if _run_after(pile, cards) == 4:
         return score + FOUR_BONUS

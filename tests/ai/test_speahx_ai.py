@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.ai import LEVELS, choose, decide, is_legal
-from bot.ai.speahx import read_view
+from bot.ai.speahx import read_view, sample_state
 from bot.engine import new_game
 from bot.engine.speahx import Speahx, full_deck
 
@@ -185,6 +185,27 @@ def test_views_count_up_to_the_deck() -> None:
         game = random_state(n, seed, seed * 3, jokers=seed % 2 == 0)
         for player in PLAYERS[:n]:
             read_view(game.view(player))  # raises on any miscount
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 7), jokers=st.booleans(), seed=st.integers(0, 10_000))
+def test_sampled_states_fit_the_view(n: int, jokers: bool, seed: int) -> None:
+    """A sampled state, loaded in the engine, shows the player exactly the view it came
+    from (but the history), and its other players' cards hold the known ones."""
+    game = random_state(n, seed, seed % 120, jokers)
+    if game.is_over():
+        return
+    player = game.to_act()[0]
+    view = game.view(player)
+    know = read_view(view)
+    state = sample_state(know, random.Random(seed), view)
+    again = Speahx.from_dict(state).view(player)
+    history = ("last", "last_turn", "announcements", "turns", "chance")
+    assert {k: v for k, v in again.items() if k not in history} == {
+        k: v for k, v in view.items() if k not in history
+    }
+    for seat, cards in enumerate(know.known):
+        assert not Counter(cards) - Counter(state["hands"][seat])
 
 
 # ------------------------------------------------------------------ sensible moves
