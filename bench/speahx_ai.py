@@ -37,7 +37,7 @@ from bot.engine import Game, new_game
 IDS = [f"p{i}" for i in range(1, 15)]
 MATCHES = ["easy:random", "normal:easy", "hard:easy", "hard:normal", "auto:random"]
 MAX_ACTIONS = 5_000
-"""A game still running after this many actions is stopped and counted as no result."""
+"""A game still running after this many actions is stopped: its deal is left out."""
 
 Policy = Callable[[Game, str, random.Random], dict[str, Any]]
 
@@ -151,20 +151,23 @@ def main() -> None:
             diffs: list[float] = []
             lost = unfinished = 0
             for res in pool.map(deal_task, tasks):
-                lost += res["x_lost"]
-                unfinished += res["unfinished"]
-                diffs.append((1 - res["x_lost"]) / n)
+                if res["unfinished"]:  # no loser in one of its games: the deal is left out
+                    unfinished += 1
+                else:
+                    lost += res["x_lost"]
+                    diffs.append((1 - res["x_lost"]) / n)
                 for level, (wall, cpu, fallbacks) in res["timed"].items():
                     acc = times.setdefault(level, ([], [], [0]))
                     acc[0].extend(wall)
                     acc[1].extend(cpu)
                     acc[2][0] += fallbacks
             took = time.perf_counter() - start
+            games = max(1, len(diffs) * n)
             print(
-                f"{x} vs {base}: {x} lost {lost}/{args.games * n} "
-                f"({lost / (args.games * n):.3f}, an equal {1 / n:.3f}); "
+                f"{x} vs {base}: {x} lost {lost}/{games} "
+                f"({lost / games:.3f}, an equal {1 / n:.3f}); "
                 f"B lost - X lost per seat {summary(diffs)}; "
-                f"unfinished deals {unfinished}  [{took:.0f} s]",
+                f"deals left out (a game past {MAX_ACTIONS} actions) {unfinished}  [{took:.0f} s]",
                 flush=True,
             )
     for level in LEVELS:

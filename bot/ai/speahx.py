@@ -77,6 +77,9 @@ FOUR_BONUS: Final = 2.5
 NOISE: Final = 0.6
 """Each play's rule score gets up to this much seeded noise: near ties go either way, so
 computer players never pass the same piles back and forth forever."""
+LONG_GAME: Final = 150
+"""Past this many turns the noise grows with the turn count: two players left who pass the
+same cards back and forth (2s named, piles collected) end up trying something else."""
 CONFIDENCE: Final = 1.0
 """A sampled move replaces the rule player's when its mean gain exceeds this many standard
 errors."""
@@ -362,6 +365,7 @@ def scored_moves(know: Knowledge, rnd: random.Random) -> list[tuple[float, dict[
     ``rnd``), best first."""
     scored: list[tuple[float, dict[str, Any]]] = []
     pile = len(know.pile)
+    noise = NOISE * max(1.0, know.turns / LONG_GAME)
     for i, action in enumerate(know.legal):
         kind = action["type"]
         if kind == "play":
@@ -372,7 +376,7 @@ def scored_moves(know: Knowledge, rnd: random.Random) -> list[tuple[float, dict[
             score = -_chance_cost(know) - 0.1
         else:  # table: every position is as blind as the others; the first
             score = -0.01 * i
-        scored.append((score + NOISE * rnd.random(), action))
+        scored.append((score + noise * rnd.random(), action))
     scored.sort(key=lambda pair: -pair[0])
     return scored
 
