@@ -54,7 +54,7 @@ from bot.engine.speahx import (
 
 ACTIONS_PER_MS: Final = 20
 """Simulated engine actions per millisecond of budget, measured on one core of a small
-server with a margin: the default 150 ms gives about 50 ms (p50) and 100 ms (p99) of CPU
+server with a margin: the default 150 ms gives about 35 ms (p50) and 70 ms (p99) of CPU
 per move at 4 players (``bench/speahx_ai.py`` prints the real times)."""
 ROLLOUT_COST: Final = 3
 """A sampled future's setup and scoring, counted in actions."""
