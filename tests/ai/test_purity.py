@@ -29,3 +29,9 @@ def test_papayoo_ai_registered() -> None:
     from bot.ai import AIS
 
     assert "papayoo" in AIS
+
+
+def test_speahx_ai_registered() -> None:
+    from bot.ai import AIS
+
+    assert "speahx" in AIS
