@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,38 @@ async def test_a_restart_mid_turn_keeps_the_hand_controls_working(
         assert json.loads((await seats.stored()).game.dumps()) != json.loads(before)
         assert load_game(before).to_act() == [player]
     await again.store.close()
+
+
+async def test_a_colleague_plays_a_whole_game_against_two_computer_players(
+    fake_discord: FakeDiscord, make_bot: MakeBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The computers play Speahx with ``bot.ai`` at their level (no fallback to the timer's
+    move): the colleague only ever waits for their own turn, and the game ends."""
+    fake = fake_discord
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        seats = table(fake, bot, ["Ana"])
+        ana = seats.users[0]
+        lobby = await fake.slash(ana, seats.channel, "speahx new", {"turn_seconds": 0})
+        lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
+        for level in ("easy", "hard"):
+            custom_id = f"gns:speahx_lobby:{lobby_id}:add_computer"
+            assert (await fake.select(ana, lobby, custom_id, [level])).callback_type == 7
+        assert "🤖 Computer 2 · hard" in fake.message(lobby.response.id).text
+        assert (await fake.click(ana, lobby, label="Start")).callback_type == 7
+        await seats.cog.settle()
+        seats.game_id = (await bot.store.games.find(kind="speahx"))[0].id
+        me = str(ana.id)
+        for _ in range(2000):
+            stored = await seats.stored()
+            if not stored.is_active:
+                break
+            assert stored.game.to_act() == [me], "the computers hold the game up"
+            await seats.act(me, stored.game.auto_action(me))
+        stored = await seats.stored()
+        assert stored.status == "over"
+        assert stored.meta["computers"] == {"cpu1": "easy", "cpu2": "hard"}
+        assert not [r for r in caplog.records if "fell back" in r.getMessage()]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(fake.dms(ana)) == 1  # only the colleague has a hand by DM
+    await bot.store.close()
