@@ -1,0 +1,178 @@
+"""Spit computer players on duplicate deals, and their decision times.
+
+A match ``X vs B``: every deal is played twice with the same seed (the same deal and the
+same reshuffles as far as the moves allow), ``X`` in seat 0 then in seat 1. Both players
+are equally fast: at each step a seeded coin picks which of the players in ``to_act()``
+acts next, and that player acts with its own policy on the current board (the race of
+two players who see and click as fast). Prints ``X``'s win rate over all games with a 95%
+confidence interval (normal approximation over the deals, each deal's two games paired;
+a draw counts half), and the decision time per move (p50, p99: wall clock and CPU time)
+of each computer level.
+
+Players: ``random`` (a seeded random legal action), ``auto`` (``Spit.auto_action``, what a
+computer seat did before it had an AI), ``easy``, ``normal``, ``hard`` (``bot.ai.choose``).
+
+    python -m bench.spit_ai                        # every match below, 100 deals
+    python -m bench.spit_ai --match hard:auto --games 300 --jobs 2
+    python -m bench.spit_ai --match easy:auto --piles 4 --alternate-colors --no-slap
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from bench._latency import percentile
+from bot.ai import LEVELS, choose
+from bot.engine import Game, new_game
+
+IDS = ["p1", "p2"]
+MATCHES = ["hard:auto", "easy:auto", "hard:easy", "auto:random"]
+MAX_ACTIONS = 20_000
+"""A game still running after this many actions is stopped: its deal is left out."""
+
+Policy = Callable[[Game, str, random.Random], dict[str, Any]]
+
+
+def random_policy(game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
+    return dict(rnd.choice(game.legal_actions(player)))
+
+
+def auto_policy(game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
+    return game.auto_action(player)
+
+
+class Timed:
+    """A ``bot.ai`` level; records the time of every decision and every fallback."""
+
+    def __init__(self, level: str, budget_ms: int) -> None:
+        self.level = level
+        self.budget_ms = budget_ms
+        self.times: list[float] = []
+        self.cpu: list[float] = []
+        self.fallbacks = 0
+
+    def __call__(self, game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
+        seed = rnd.getrandbits(32)
+        start, cpu = time.perf_counter(), time.process_time()
+        choice = choose(game, player, level=self.level, seed=seed, budget_ms=self.budget_ms)
+        self.times.append(time.perf_counter() - start)
+        self.cpu.append(time.process_time() - cpu)
+        self.fallbacks += choice.fallback is not None
+        return choice.action
+
+
+def policy(name: str, budget_ms: int | None) -> Policy:
+    if name == "random":
+        return random_policy
+    if name == "auto":
+        return auto_policy
+    return Timed(name, budget_ms or LEVELS[name])
+
+
+def play_deal(seed: int, seats: list[Policy], options: dict[str, Any]) -> float | None:
+    """One game on deal ``seed``, seat k played by ``seats[k]``: seat 0's result (1 won,
+    0 lost, 0.5 a draw), None when it ran past ``MAX_ACTIONS``."""
+    game = new_game("spit", IDS, seed, options)
+    race = random.Random(seed)  # the same coin in both games of a deal
+    rnds = [random.Random(seed * 4 + k) for k in range(2)]
+    seat = {p: k for k, p in enumerate(IDS)}
+    for _ in range(MAX_ACTIONS):
+        acting = game.to_act()
+        if not acting:
+            ranking = game.result()["ranking"]
+            return 0.5 if len(ranking[0]) > 1 else float(ranking[0][0] == IDS[0])
+        player = acting[0] if len(acting) == 1 else race.choice(acting)
+        k = seat[player]
+        game.apply(player, seats[k](game, player, rnds[k]))
+    return None
+
+
+def deal_task(task: tuple[str, str, int, dict[str, Any], int | None]) -> dict[str, Any]:
+    """Both games of one deal (run in a worker): ``X``'s mean result, or None."""
+    x_name, b_name, seed, options, budget = task
+    x, base = policy(x_name, budget), policy(b_name, budget)
+    first = play_deal(seed, [x, base], options)
+    second = play_deal(seed, [base, x], options)
+    result = None if first is None or second is None else (first + 1 - second) / 2
+    timed = {p.level: (p.times, p.cpu, p.fallbacks) for p in (x, base) if isinstance(p, Timed)}
+    return {"x": result, "timed": timed}
+
+
+def summary(results: list[float]) -> str:
+    mean = statistics.fmean(results)
+    spread = statistics.stdev(results) if len(results) > 1 else math.inf
+    half = 1.96 * spread / math.sqrt(len(results))
+    return f"{mean:.3f} (95% CI {mean - half:.3f} .. {mean + half:.3f})"
+
+
+def figures(seconds: list[float]) -> str:
+    ms = sorted(1000 * s for s in seconds)
+    return (
+        f"p50 {percentile(ms, 0.5):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, "
+        f"max {ms[-1]:.2f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="deals per match (2 games each)")
+    parser.add_argument("--budget-ms", type=int, default=None, help="budget per move (ms)")
+    parser.add_argument(
+        "--match", action="append", help=f"X:B, repeatable (default: {' '.join(MATCHES)})"
+    )
+    parser.add_argument("--seed", type=int, default=1000, help="first deal seed")
+    parser.add_argument("--piles", type=int, default=5, choices=(5, 4))
+    parser.add_argument("--alternate-colors", action="store_true")
+    parser.add_argument("--no-slap", action="store_true")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args()
+    options = {
+        "piles": args.piles,
+        "alternate_colors": args.alternate_colors,
+        "no_slap": args.no_slap,
+    }
+    print(f"{args.games} deals x 2 games (seats swapped), options {options}")
+    times: dict[str, tuple[list[float], list[float], list[int]]] = {}
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for spec in args.match or MATCHES:
+            x, base = spec.split(":")
+            start = time.perf_counter()
+            tasks = [(x, base, args.seed + d, options, args.budget_ms) for d in range(args.games)]
+            results: list[float] = []
+            unfinished = 0
+            for res in pool.map(deal_task, tasks):
+                if res["x"] is None:
+                    unfinished += 1
+                else:
+                    results.append(res["x"])
+                for level, (wall, cpu, fallbacks) in res["timed"].items():
+                    acc = times.setdefault(level, ([], [], [0]))
+                    acc[0].extend(wall)
+                    acc[1].extend(cpu)
+                    acc[2][0] += fallbacks
+            took = time.perf_counter() - start
+            print(
+                f"{x} vs {base}: {x} wins {summary(results) if results else 'n/a'} "
+                f"over {2 * len(results)} games; deals left out (a game past "
+                f"{MAX_ACTIONS} actions) {unfinished}  [{took:.0f} s]",
+                flush=True,
+            )
+    for level in LEVELS:
+        if level in times:
+            wall, cpu, fallbacks = times[level]
+            budget = args.budget_ms or LEVELS[level]
+            print(
+                f"{level} (budget {budget} ms): {len(wall)} decisions, "
+                f"wall {figures(wall)}; CPU {figures(cpu)}; fallbacks {fallbacks[0]}"
+            )
+
+
+if __name__ == "__main__":
+    main()
