@@ -115,8 +115,7 @@ def summary(results: list[float]) -> str:
 def figures(seconds: list[float]) -> str:
     ms = sorted(1000 * s for s in seconds)
     return (
-        f"p50 {percentile(ms, 0.5):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, "
-        f"max {ms[-1]:.2f} ms"
+        f"p50 {percentile(ms, 0.5):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms"
     )
 
 

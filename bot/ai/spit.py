@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.ai.base import Action, View, register
-from bot.engine.spit import CARD_SET, FITS, FITS_ALT, KIND
+from bot.engine.spit import CARD_SET, FITS, FITS_ALT, KIND, Spit
 
 UNKNOWN: Final = "?"
 """The top of a pile whose face-down card a look-ahead play would uncover."""
@@ -63,10 +63,21 @@ OPPONENT_STUCK: Final = 0.5
 """The opponent left without a play (they may still fill)."""
 OWN_PLAY: Final = 0.15
 """Each of this player's known cards that fits a spit top after the move."""
+RESERVE: Final = 0.0
+"""An empty place and a face-down card: a fill ready for when no play is left."""
 FILL_LATER: Final = 0.3
 """A fill waits: nobody can take it away, unlike a play."""
 CHAIN: Final = 0.7
 """The discount on each later play of a chain: the opponent may take the pile first."""
+
+
+ROLLOUT_STEPS: Final = 30
+"""Actions raced after each sampled move."""
+ROLLOUT_COST: Final = 10
+"""A sampled state's setup, counted in actions."""
+ACTIONS_PER_MS: Final = 20
+MIN_SAMPLES: Final = 4
+SHORTLIST: Final = 4
 
 
 class ViewError(ValueError):
@@ -153,9 +164,7 @@ def read_view(view: View) -> Knowledge:
 def _fit_count(cards: Sequence[str | None], spits: Sequence[str | None], fits: Any) -> int:
     """How many of ``cards`` fit at least one spit top."""
     tops = [s for s in spits if s is not None]
-    return sum(
-        1 for c in cards if c is not None and c != UNKNOWN and not fits[c].isdisjoint(tops)
-    )
+    return sum(1 for c in cards if c is not None and c != UNKNOWN and not fits[c].isdisjoint(tops))
 
 
 def _fit_chance(know: Knowledge, spits: Sequence[str | None]) -> float:
@@ -216,7 +225,9 @@ class _Search:
         """The board as the opponent meets it: their plays, and this player's."""
         theirs = _fit_count(board.opponent, board.spits, self.fits)
         mine = _fit_count(board.tops, board.spits, self.fits)
-        return -OPPONENT_PLAY * theirs - OPPONENT_STUCK * (theirs == 0) + OWN_PLAY * mine
+        reserve = None in board.tops and any(board.downs)
+        score = -OPPONENT_PLAY * theirs - OPPONENT_STUCK * (theirs == 0) + OWN_PLAY * mine
+        return score + RESERVE * reserve
 
     def chain(self, board: Board, depth: int) -> float:
         """The best discounted gain of the own plays that may follow on ``board``."""
@@ -274,6 +285,95 @@ def rule_action(know: Knowledge, depth: int, positions: int) -> Action:
     return {"type": kind, "pile": 1 if sizes[1] < sizes[0] else 0}
 
 
+# ------------------------------------------------------------------ sampling (hard)
+
+
+def sample_state(view: View, know: Knowledge, rnd: random.Random) -> dict[str, Any]:
+    """A full game state consistent with the view: the unseen cards dealt at random under
+    the stock tops, into the spit cards and under the spit tops. In the engine's saved
+    form (``Spit.from_dict``)."""
+    cards = list(know.unseen)
+    rnd.shuffle(cards)
+    players = [know.me, know.other] if view["players"][0] == know.me else [know.other, know.me]
+
+    def deal(count: int) -> list[str]:
+        taken = cards[:count]
+        del cards[:count]
+        return taken
+
+    stocks = [
+        [
+            [*deal(int(p["down"])), p["top"]] if p["top"] is not None else []
+            for p in view["stocks"][player]
+        ]
+        for player in players
+    ]
+    spit_cards = [deal(int(view["spit_cards"][player])) for player in players]
+    spits = [
+        [*deal(int(p["size"]) - 1), p["top"]] if p["top"] is not None else []
+        for p in view["spit_piles"]
+    ]
+    spits[-1][:0] = cards  # nothing should be left; never lose a card if the view is odd
+    lone = view.get("lone_spitter")
+    spitter = players.index(lone) if lone in players and len(spits) == 1 else None
+    return {
+        "players": players,
+        "options": dict(view["options"]),
+        "rng": rnd.getrandbits(64),
+        "phase": "play",
+        "stocks": stocks,
+        "spit_cards": spit_cards,
+        "spits": spits,
+        "lone_pile": view.get("lone_pile") if len(spits) == 2 else None,
+        "spitter": spitter,
+        "ready": [False, False],
+        "emptied": None,
+        "reason": "",
+        "layouts": int(view.get("layouts", 0)),
+        "last": None,
+        "winner": None,
+    }
+
+
+def _rollout(game: Spit, me: str, action: Action, steps: int, coin: random.Random) -> float:
+    """Apply ``action``, then race ``steps`` more actions, both players on the engine's
+    ``auto_action`` and a seeded coin between them: the cards this player is ahead by."""
+    other = next(p for p in game.public_view()["players"] if p != me)
+    before = game.public_view()["cards_left"]
+    game.apply(me, action)
+    for _ in range(steps):
+        acting = game.to_act()
+        if not acting or game.public_view()["phase"] != "play":
+            break
+        player = acting[0] if len(acting) == 1 else acting[coin.random() < 0.5]
+        game.apply(player, game.auto_action(player))
+    view = game.public_view()
+    if view["winner"] is not None:
+        return 100.0 if view["winner"] == me else -100.0
+    left = view["cards_left"]
+    return float((before[me] - left[me]) - (before[other] - left[other]))
+
+
+def monte_carlo(
+    view: View, know: Knowledge, moves: Sequence[Action], seed: int, work: int
+) -> list[float]:
+    """Each move's mean lead in cards after a short race, over sampled states until
+    ``work`` simulated actions (the same states and coins serve every move: paired)."""
+    rnd = random.Random(seed)
+    sums = [0.0] * len(moves)
+    spent = 0
+    samples = 0
+    while samples < MIN_SAMPLES or spent < work:
+        state = sample_state(view, know, rnd)
+        coin_seed = rnd.getrandbits(32)
+        for i, move in enumerate(moves):
+            game = Spit.from_dict(state)
+            sums[i] += _rollout(game, know.me, move, ROLLOUT_STEPS, random.Random(coin_seed))
+            spent += ROLLOUT_STEPS + ROLLOUT_COST
+        samples += 1
+    return [total / samples for total in sums]
+
+
 @register(KIND)
 def decide_spit(view: View, level: str, seed: int, budget_ms: int) -> Action:
     """The Spit AI (``bot.ai.decide`` calls it with a checked level)."""
@@ -286,6 +386,14 @@ def decide_spit(view: View, level: str, seed: int, budget_ms: int) -> Action:
     if legal[0]["type"] in ("play", "fill") and random.Random(seed).random() < MISS[level]:
         return dict(legal[0])  # a human who acts before they have seen the whole board
     if level == "hard":
-        return rule_action(know, HARD_DEPTH, max(MIN_POSITIONS, budget_ms * POSITIONS_PER_MS))
+        positions = max(MIN_POSITIONS, budget_ms * POSITIONS_PER_MS)
+        if legal[0]["type"] not in ("play", "fill"):
+            return rule_action(know, HARD_DEPTH, positions)
+        moves = [a for _, a in scored_moves(know, HARD_DEPTH, positions)][:SHORTLIST]
+        if len(moves) == 1:
+            return moves[0]
+        gains = monte_carlo(view, know, moves, seed, budget_ms * ACTIONS_PER_MS)
+        best = max(range(len(moves)), key=lambda i: (gains[i], -i))
+        return moves[best]
     depth = NORMAL_DEPTH if level == "normal" else EASY_DEPTH
     return rule_action(know, depth, MIN_POSITIONS)
