@@ -35,3 +35,9 @@ def test_speahx_ai_registered() -> None:
     from bot.ai import AIS
 
     assert "speahx" in AIS
+
+
+def test_spit_ai_registered() -> None:
+    from bot.ai import AIS
+
+    assert "spit" in AIS
