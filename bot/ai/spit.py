@@ -50,7 +50,7 @@ MISS: Final[dict[str, float]] = {"easy": 0.25, "normal": 0.05, "hard": 0.0}
 DEPTH: Final[dict[str, int]] = {"easy": 2, "normal": 3, "hard": 5}
 """Own plays looked ahead per level, the first included."""
 POSITIONS_PER_MS: Final = 100
-"""Look-ahead positions per millisecond of budget (``hard``); a few thousand at most."""
+"""Look-ahead positions per millisecond of budget; the look-ahead rarely needs a hundred."""
 MIN_POSITIONS: Final = 200
 """Even a zero budget looks this far."""
 PLAYED: Final = 1.0
@@ -64,8 +64,6 @@ OPPONENT_STUCK: Final = 3.0
 """The opponent left without a play (they may still fill)."""
 OWN_PLAY: Final = 0.15
 """Each of this player's known cards that fits a spit top after the move."""
-RESERVE: Final = 0.0
-"""An empty place and a face-down card: a fill ready for when no play is left."""
 FILL_LATER: Final = 0.3
 """A fill waits: nobody can take it away, unlike a play."""
 CHAIN: Final = 0.7
@@ -217,9 +215,7 @@ class _Search:
         """The board as the opponent meets it: their plays, and this player's."""
         theirs = _fit_count(board.opponent, board.spits, self.fits)
         mine = _fit_count(board.tops, board.spits, self.fits)
-        reserve = None in board.tops and any(board.downs)
-        score = -OPPONENT_PLAY * theirs + OPPONENT_STUCK * (theirs == 0) + OWN_PLAY * mine
-        return score + RESERVE * reserve
+        return -OPPONENT_PLAY * theirs + OPPONENT_STUCK * (theirs == 0) + OWN_PLAY * mine
 
     def chain(self, board: Board, depth: int) -> float:
         """The best discounted gain of the own plays that may follow on ``board``."""
