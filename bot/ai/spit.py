@@ -151,7 +151,9 @@ def read_view(view: View) -> Knowledge:
 # ------------------------------------------------------------------ the look-ahead
 
 
-def _fit_count(cards: Sequence[str | None], spits: Sequence[str | None], fits: Any) -> int:
+def _fit_count(
+    cards: Sequence[str | None], spits: Sequence[str | None], fits: dict[str, frozenset[str]]
+) -> int:
     """How many of ``cards`` fit at least one spit top."""
     tops = [s for s in spits if s is not None]
     return sum(1 for c in cards if c is not None and c != UNKNOWN and not fits[c].isdisjoint(tops))
