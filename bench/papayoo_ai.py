@@ -21,15 +21,12 @@ lowest cards), ``auto`` (``Papayoo.auto_action``, today's turn timer), ``easy``,
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
 import time
-from collections.abc import Callable
 from typing import Any
 
-from bench._latency import percentile
-from bot.ai import LEVELS, choose
+from bench._players import Policy, Timed, auto_policy, figures, mean_ci
+from bot.ai import LEVELS
 from bot.engine import new_game
 from bot.engine.papayoo import LOW_ORDER, PASS_SIZE, Papayoo
 
@@ -37,8 +34,6 @@ IDS = ["p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"]
 PLAYERS = IDS[:4]
 """The seats; ``--players`` changes how many."""
 MATCHES = ["auto:random", "lowest:random", "easy:random", "hard:easy", "normal:easy", "hard:normal"]
-
-Policy = Callable[[Papayoo, str, random.Random], dict[str, Any]]
 
 
 def random_policy(game: Papayoo, player: str, rnd: random.Random) -> dict[str, Any]:
@@ -57,30 +52,6 @@ def lowest_policy(game: Papayoo, player: str, rnd: random.Random) -> dict[str, A
         cards = sorted((a["cards"][0] for a in legal), key=LOW_ORDER.__getitem__)[:need]
         return {"type": "pass", "cards": cards}
     return dict(min(legal, key=lambda a: LOW_ORDER[a["card"]]))
-
-
-def auto_policy(game: Papayoo, player: str, rnd: random.Random) -> dict[str, Any]:
-    return game.auto_action(player)
-
-
-class Timed:
-    """A ``bot.ai`` level; records the time of every decision and every fallback."""
-
-    def __init__(self, level: str, budget_ms: int) -> None:
-        self.level = level
-        self.budget_ms = budget_ms
-        self.times: list[float] = []
-        self.cpu: list[float] = []
-        self.fallbacks = 0
-
-    def __call__(self, game: Papayoo, player: str, rnd: random.Random) -> dict[str, Any]:
-        seed = rnd.getrandbits(32)
-        start, cpu = time.perf_counter(), time.process_time()
-        choice = choose(game, player, level=self.level, seed=seed, budget_ms=self.budget_ms)
-        self.times.append(time.perf_counter() - start)
-        self.cpu.append(time.process_time() - cpu)
-        self.fallbacks += choice.fallback is not None
-        return choice.action
 
 
 def play_deal(seed: int, seats: list[Policy]) -> list[int]:
@@ -112,19 +83,6 @@ def match(x: Policy, base: Policy, deals: int, first_seed: int) -> list[float]:
     return diffs
 
 
-def summary(diffs: list[float]) -> str:
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    return f"{mean:+.1f} points/round (95% CI {mean - half:+.1f} .. {mean + half:+.1f})"
-
-
-def figures(seconds: list[float]) -> str:
-    ms = sorted(1000 * s for s in seconds)
-    return (
-        f"p50 {percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, max {ms[-1]:.1f} ms"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200, help="deals per match")
@@ -150,7 +108,7 @@ def main() -> None:
         start = time.perf_counter()
         diffs = match(policies[x], policies[base], args.deals, args.seed)
         took = time.perf_counter() - start
-        print(f"{x} vs {base}: {summary(diffs)}  [{took:.0f} s]", flush=True)
+        print(f"{x} vs {base}: {mean_ci(diffs, '+.1f')} points/round  [{took:.0f} s]", flush=True)
     for level, t in timed.items():
         if t.times:
             print(

@@ -22,60 +22,18 @@ turn timer's move), ``easy``, ``normal``, ``hard`` (``bot.ai.choose``).
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench._latency import percentile
-from bot.ai import LEVELS, choose
-from bot.engine import Game, new_game
+from bench._players import Decisions, Policy, mean_ci, policy, timed_of
+from bot.engine import new_game
 
 IDS = [f"p{i}" for i in range(1, 15)]
 MATCHES = ["easy:random", "normal:easy", "hard:easy", "hard:normal", "auto:random"]
 MAX_ACTIONS = 5_000
 """A game still running after this many actions is stopped: its deal is left out."""
-
-Policy = Callable[[Game, str, random.Random], dict[str, Any]]
-
-
-def random_policy(game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
-    return dict(rnd.choice(game.legal_actions(player)))
-
-
-def auto_policy(game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
-    return game.auto_action(player)
-
-
-class Timed:
-    """A ``bot.ai`` level; records the time of every decision and every fallback."""
-
-    def __init__(self, level: str, budget_ms: int) -> None:
-        self.level = level
-        self.budget_ms = budget_ms
-        self.times: list[float] = []
-        self.cpu: list[float] = []
-        self.fallbacks = 0
-
-    def __call__(self, game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
-        seed = rnd.getrandbits(32)
-        start, cpu = time.perf_counter(), time.process_time()
-        choice = choose(game, player, level=self.level, seed=seed, budget_ms=self.budget_ms)
-        self.times.append(time.perf_counter() - start)
-        self.cpu.append(time.process_time() - cpu)
-        self.fallbacks += choice.fallback is not None
-        return choice.action
-
-
-def policy(name: str, budget_ms: int | None) -> Policy:
-    if name == "random":
-        return random_policy
-    if name == "auto":
-        return auto_policy
-    return Timed(name, budget_ms or LEVELS[name])
 
 
 def play_deal(seed: int, seats: list[Policy], jokers: bool) -> int | None:
@@ -106,21 +64,7 @@ def deal_task(task: tuple[str, str, int, int, bool, int | None]) -> dict[str, An
         loser = play_deal(seed, seats, jokers)
         unfinished |= loser is None
         x_lost += loser == s
-    timed = {p.level: (p.times, p.cpu, p.fallbacks) for p in (x, base) if isinstance(p, Timed)}
-    return {"x_lost": x_lost, "unfinished": unfinished, "timed": timed}
-
-
-def summary(diffs: list[float]) -> str:
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    return f"{mean:+.3f} (95% CI {mean - half:+.3f} .. {mean + half:+.3f})"
-
-
-def figures(seconds: list[float]) -> str:
-    ms = sorted(1000 * s for s in seconds)
-    return (
-        f"p50 {percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, max {ms[-1]:.1f} ms"
-    )
+    return {"x_lost": x_lost, "unfinished": unfinished, "timed": timed_of(x, base)}
 
 
 def main() -> None:
@@ -140,7 +84,7 @@ def main() -> None:
         f"{args.games} deals x ({n} + 1) games, {n} players, "
         f"jokers {'on' if args.jokers else 'off'}"
     )
-    times: dict[str, tuple[list[float], list[float], list[int]]] = {}
+    decisions = Decisions()
     with ProcessPoolExecutor(args.jobs) as pool:
         for spec in args.match or MATCHES:
             x, base = spec.split(":")
@@ -156,28 +100,17 @@ def main() -> None:
                 else:
                     lost += res["x_lost"]
                     diffs.append((1 - res["x_lost"]) / n)
-                for level, (wall, cpu, fallbacks) in res["timed"].items():
-                    acc = times.setdefault(level, ([], [], [0]))
-                    acc[0].extend(wall)
-                    acc[1].extend(cpu)
-                    acc[2][0] += fallbacks
+                decisions.add(res["timed"])
             took = time.perf_counter() - start
             games = max(1, len(diffs) * n)
             print(
                 f"{x} vs {base}: {x} lost {lost}/{games} "
                 f"({lost / games:.3f}, an equal {1 / n:.3f}); "
-                f"B lost - X lost per seat {summary(diffs)}; "
+                f"B lost - X lost per seat {mean_ci(diffs)}; "
                 f"deals left out (a game past {MAX_ACTIONS} actions) {unfinished}  [{took:.0f} s]",
                 flush=True,
             )
-    for level in LEVELS:
-        if level in times:
-            wall, cpu, fallbacks = times[level]
-            budget = args.budget_ms or LEVELS[level]
-            print(
-                f"{level} (budget {budget} ms): {len(wall)} decisions, "
-                f"wall {figures(wall)}; CPU {figures(cpu)}; fallbacks {fallbacks[0]}"
-            )
+    decisions.print(args.budget_ms)
 
 
 if __name__ == "__main__":

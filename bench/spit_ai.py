@@ -20,60 +20,18 @@ computer seat did before it had an AI), ``easy``, ``normal``, ``hard`` (``bot.ai
 from __future__ import annotations
 
 import argparse
-import math
 import random
-import statistics
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench._latency import percentile
-from bot.ai import LEVELS, choose
-from bot.engine import Game, new_game
+from bench._players import Decisions, Policy, mean_ci, policy, timed_of
+from bot.engine import new_game
 
 IDS = ["p1", "p2"]
 MATCHES = ["hard:auto", "easy:auto", "hard:easy", "auto:random"]
 MAX_ACTIONS = 20_000
 """A game still running after this many actions is stopped: its deal is left out."""
-
-Policy = Callable[[Game, str, random.Random], dict[str, Any]]
-
-
-def random_policy(game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
-    return dict(rnd.choice(game.legal_actions(player)))
-
-
-def auto_policy(game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
-    return game.auto_action(player)
-
-
-class Timed:
-    """A ``bot.ai`` level; records the time of every decision and every fallback."""
-
-    def __init__(self, level: str, budget_ms: int) -> None:
-        self.level = level
-        self.budget_ms = budget_ms
-        self.times: list[float] = []
-        self.cpu: list[float] = []
-        self.fallbacks = 0
-
-    def __call__(self, game: Game, player: str, rnd: random.Random) -> dict[str, Any]:
-        seed = rnd.getrandbits(32)
-        start, cpu = time.perf_counter(), time.process_time()
-        choice = choose(game, player, level=self.level, seed=seed, budget_ms=self.budget_ms)
-        self.times.append(time.perf_counter() - start)
-        self.cpu.append(time.process_time() - cpu)
-        self.fallbacks += choice.fallback is not None
-        return choice.action
-
-
-def policy(name: str, budget_ms: int | None) -> Policy:
-    if name == "random":
-        return random_policy
-    if name == "auto":
-        return auto_policy
-    return Timed(name, budget_ms or LEVELS[name])
 
 
 def play_deal(seed: int, seats: list[Policy], options: dict[str, Any]) -> float | None:
@@ -101,22 +59,7 @@ def deal_task(task: tuple[str, str, int, dict[str, Any], int | None]) -> dict[st
     first = play_deal(seed, [x, base], options)
     second = play_deal(seed, [base, x], options)
     result = None if first is None or second is None else (first + 1 - second) / 2
-    timed = {p.level: (p.times, p.cpu, p.fallbacks) for p in (x, base) if isinstance(p, Timed)}
-    return {"x": result, "timed": timed}
-
-
-def summary(results: list[float]) -> str:
-    mean = statistics.fmean(results)
-    spread = statistics.stdev(results) if len(results) > 1 else math.inf
-    half = 1.96 * spread / math.sqrt(len(results))
-    return f"{mean:.3f} (95% CI {mean - half:.3f} .. {mean + half:.3f})"
-
-
-def figures(seconds: list[float]) -> str:
-    ms = sorted(1000 * s for s in seconds)
-    return (
-        f"p50 {percentile(ms, 0.5):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms, max {ms[-1]:.2f} ms"
-    )
+    return {"x": result, "timed": timed_of(x, base)}
 
 
 def main() -> None:
@@ -138,7 +81,7 @@ def main() -> None:
         "no_slap": args.no_slap,
     }
     print(f"{args.games} deals x 2 games (seats swapped), options {options}")
-    times: dict[str, tuple[list[float], list[float], list[int]]] = {}
+    decisions = Decisions()
     with ProcessPoolExecutor(args.jobs) as pool:
         for spec in args.match or MATCHES:
             x, base = spec.split(":")
@@ -151,26 +94,15 @@ def main() -> None:
                     unfinished += 1
                 else:
                     results.append(res["x"])
-                for level, (wall, cpu, fallbacks) in res["timed"].items():
-                    acc = times.setdefault(level, ([], [], [0]))
-                    acc[0].extend(wall)
-                    acc[1].extend(cpu)
-                    acc[2][0] += fallbacks
+                decisions.add(res["timed"])
             took = time.perf_counter() - start
             print(
-                f"{x} vs {base}: {x} wins {summary(results) if results else 'n/a'} "
+                f"{x} vs {base}: {x} wins {mean_ci(results, '.3f') if results else 'n/a'} "
                 f"over {2 * len(results)} games; deals left out (a game past "
                 f"{MAX_ACTIONS} actions) {unfinished}  [{took:.0f} s]",
                 flush=True,
             )
-    for level in LEVELS:
-        if level in times:
-            wall, cpu, fallbacks = times[level]
-            budget = args.budget_ms or LEVELS[level]
-            print(
-                f"{level} (budget {budget} ms): {len(wall)} decisions, "
-                f"wall {figures(wall)}; CPU {figures(cpu)}; fallbacks {fallbacks[0]}"
-            )
+    decisions.print(args.budget_ms, digits=2)
 
 
 if __name__ == "__main__":
