@@ -11,9 +11,9 @@ import pytest
 from bot.ai import LEVELS, choose, decide
 from bot.ai.spit import DEPTH, read_view, rule_action
 from bot.engine import load_game, new_game
-from bot.engine.spit import DECK, DEFAULTS, Spit
+from bot.engine.spit import Spit
+from tests.engine.spit_support import A, B, make
 
-A, B = "111", "222"
 BUDGET_MS = 2
 """Tests keep the budget tiny: ``hard`` still looks ``MIN_POSITIONS`` positions ahead."""
 OPTIONS = [
@@ -23,49 +23,6 @@ OPTIONS = [
     {"no_slap": True},
     {"piles": 4, "alternate_colors": True, "no_slap": True},
 ]
-
-
-def make(
-    stocks: list[list[list[str]]],
-    spits: list[list[str]],
-    spit_cards: tuple[list[str], list[str]] = ([], []),
-    *,
-    options: dict[str, Any] | None = None,
-    phase: str = "play",
-    filler: int = 0,
-    reason: str = "",
-) -> Spit:
-    """A position: stock piles bottom first (the last card face up), spit cards; every card
-    not named goes under spit pile ``filler``."""
-    opts = {**DEFAULTS, **(options or {})}
-    piles = opts["piles"]
-    full = [[list(p) for p in s] + [[] for _ in range(piles - len(s))] for s in stocks]
-    centre = [list(p) for p in spits]
-    used = [c for s in full for p in s for c in p]
-    used += [c for p in centre for c in p] + [c for s in spit_cards for c in s]
-    assert len(set(used)) == len(used), "a card named twice"
-    centre[filler][:0] = [c for c in DECK if c not in used]
-    data = {
-        "kind": "spit",
-        "players": [A, B],
-        "options": opts,
-        "rng": 7,
-        "phase": phase,
-        "stocks": full,
-        "spit_cards": [list(s) for s in spit_cards],
-        "spits": centre,
-        "lone_pile": None,
-        "spitter": None,
-        "ready": [False, False],
-        "emptied": None,
-        "reason": reason,
-        "layouts": 0,
-        "last": None,
-        "winner": None,
-    }
-    game = load_game(json.dumps(data))
-    assert isinstance(game, Spit)
-    return game
 
 
 def rule(game: Spit, player: str) -> dict[str, Any]:

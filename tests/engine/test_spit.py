@@ -16,52 +16,9 @@ from typing import Any
 import pytest
 
 from bot.engine import IllegalAction, load_game, new_game
-from bot.engine.spit import DECK, DEFAULTS, FITS, FITS_ALT, MAX_LAYOUTS, Spit, _lay_out
+from bot.engine.spit import DECK, FITS, FITS_ALT, MAX_LAYOUTS, Spit, _lay_out
 from bot.i18n import CATALOGS
-
-A, B = "111", "222"
-
-
-def make(
-    stocks: list[list[list[str]]],
-    spits: list[list[str]],
-    spit_cards: tuple[list[str], list[str]] = ([], []),
-    *,
-    options: dict[str, Any] | None = None,
-    phase: str = "play",
-    filler: int = 0,
-    **state: Any,
-) -> Spit:
-    opts = {**DEFAULTS, **(options or {})}
-    piles = opts["piles"]
-    full = [[list(p) for p in s] + [[] for _ in range(piles - len(s))] for s in stocks]
-    centre = [list(p) for p in spits]
-    used = [c for s in full for p in s for c in p]
-    used += [c for p in centre for c in p] + [c for s in spit_cards for c in s]
-    assert len(set(used)) == len(used), "a card named twice"
-    centre[filler][:0] = [c for c in DECK if c not in used]
-    data = {
-        "kind": "spit",
-        "players": [A, B],
-        "options": opts,
-        "rng": 7,
-        "phase": phase,
-        "stocks": full,
-        "spit_cards": [list(s) for s in spit_cards],
-        "spits": centre,
-        "lone_pile": None,
-        "spitter": None,
-        "ready": [False, False],
-        "emptied": None,
-        "reason": "",
-        "layouts": 0,
-        "last": None,
-        "winner": None,
-        **state,
-    }
-    game = load_game(json.dumps(data))
-    assert isinstance(game, Spit)
-    return game
+from tests.engine.spit_support import A, B, make
 
 
 def state(game: Spit) -> dict[str, Any]:
