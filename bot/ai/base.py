@@ -30,6 +30,18 @@ AIS: dict[str, Decider] = {}
 """The registry: one AI per game kind, filled by each AI module."""
 
 
+class ViewError(ValueError):
+    """The view is not one this AI can read, is inconsistent, or leaves nothing to do."""
+
+
+def legal_in(view: View) -> list[Action]:
+    """The player's legal actions as their view lists them; ``ViewError`` when none."""
+    legal: list[Action] = list(view.get("you", {}).get("legal_actions") or ())
+    if not legal:
+        raise ViewError("this player has nothing to do now")
+    return legal
+
+
 class NoAI(LookupError):
     """No computer player for this kind of game (yet)."""
 

@@ -20,9 +20,9 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from bot.ai.base import Action, View, register
+from bot.ai.base import Action, View, ViewError, legal_in, register
 from bot.engine.cards import papayoo_deck
 from bot.engine.papayoo import (
     KIND,
@@ -51,10 +51,6 @@ MIN_DEALS: Final = 4
 LEVEL_SHARE: Final[dict[str, float]] = {"normal": 0.25, "hard": 1.0}
 PASS_SPARES: Final = 3
 """``hard`` weighs the rule player's pass against swaps with this many next cards."""
-
-
-class ViewError(ValueError):
-    """The view is not a Papayoo player's view this AI can read, or is inconsistent."""
 
 
 @dataclass(frozen=True)
@@ -449,9 +445,7 @@ def _pass_action(view: View, level: str, seed: int, budget_ms: int) -> Action:
 @register(KIND)
 def decide_papayoo(view: View, level: str, seed: int, budget_ms: int) -> Action:
     """The Papayoo AI (``bot.ai.decide`` calls it with a checked level)."""
-    legal: list[dict[str, Any]] = list(view.get("you", {}).get("legal_actions") or ())
-    if not legal:
-        raise ViewError("this player has nothing to do now")
+    legal = legal_in(view)
     if legal[0]["type"] == PASS:
         return _pass_action(view, level, seed, budget_ms)
     cards = [a["card"] for a in legal]

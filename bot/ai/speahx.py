@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.ai.base import Action, View, register
+from bot.ai.base import Action, View, ViewError, legal_in, register
 from bot.engine.cards import JOKER, SUITS
 from bot.engine.speahx import (
     HAND,
@@ -50,6 +50,7 @@ from bot.engine.speahx import (
     TWO,
     Speahx,
     full_deck,
+    top_run,
 )
 
 ACTIONS_PER_MS: Final = 20
@@ -83,10 +84,6 @@ same cards back and forth (2s named, piles collected) end up trying something el
 CONFIDENCE: Final = 1.0
 """A sampled move replaces the rule player's when its mean gain exceeds this many standard
 errors."""
-
-
-class ViewError(ValueError):
-    """The view is not a Speahx player's view this AI can read, or is inconsistent."""
 
 
 @dataclass(frozen=True)
@@ -231,18 +228,6 @@ def playable(card: str, pile: Sequence[str], follow: str) -> bool:
     return SUIT[card] == follow or RANK[card] == RANK[top]
 
 
-def _run_after(pile: Sequence[str], cards: Sequence[str]) -> int:
-    """How many cards of one rank lie on top of the pile once ``cards`` are laid."""
-    stack = [*pile, *cards]
-    rank = RANK[stack[-1]]
-    count = 0
-    for card in reversed(stack):
-        if RANK[card] != rank:
-            break
-        count += 1
-    return count
-
-
 def _next_seat(know: Knowledge) -> int:
     out = set(know.out)
     seat = (know.seat + 1) % know.n
@@ -306,7 +291,7 @@ def _play_score(know: Knowledge, cards: Sequence[str]) -> float:
         # Burns the pile and plays again: a big pile burned is one this player no longer
         # risks collecting when it comes round.
         return score + 0.8 + 0.1 * min(len(pile), 10)
-    if _run_after(pile, cards) == 4:
+    if top_run([*pile, *cards]) == 4:
         return score + FOUR_BONUS
     if rank == TWO:
         suit = name_suit(know, list(cards))
@@ -533,9 +518,7 @@ def _shortlist(know: Knowledge, rule: Action, rnd: random.Random) -> list[Action
 @register(KIND)
 def decide_speahx(view: View, level: str, seed: int, budget_ms: int) -> Action:
     """The Speahx AI (``bot.ai.decide`` calls it with a checked level)."""
-    legal: list[dict[str, Any]] = list(view.get("you", {}).get("legal_actions") or ())
-    if not legal:
-        raise ViewError("this player has nothing to do now")
+    legal = legal_in(view)
     if len(legal) == 1:
         return dict(legal[0])
     know = read_view(view)

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.ai.base import Action, View, register
+from bot.ai.base import Action, View, ViewError, legal_in, register
 from bot.engine.spit import CARD_SET, FITS, FITS_ALT, KIND
 
 UNKNOWN: Final = "?"
@@ -68,10 +68,6 @@ FILL_LATER: Final = 0.3
 """A fill waits: nobody can take it away, unlike a play."""
 CHAIN: Final = 0.7
 """The discount on each later play of a chain: the opponent may take the pile first."""
-
-
-class ViewError(ValueError):
-    """The view is not a Spit player's view this AI can read."""
 
 
 @dataclass(frozen=True)
@@ -273,9 +269,7 @@ def rule_action(know: Knowledge, depth: int, positions: int) -> Action:
 @register(KIND)
 def decide_spit(view: View, level: str, seed: int, budget_ms: int) -> Action:
     """The Spit AI (``bot.ai.decide`` calls it with a checked level)."""
-    legal: list[dict[str, Any]] = list(view.get("you", {}).get("legal_actions") or ())
-    if not legal:
-        raise ViewError("this player has nothing to do now")
+    legal = legal_in(view)
     if len(legal) == 1:
         return dict(legal[0])
     know = read_view(view)

@@ -239,7 +239,7 @@ def _has_all(hand: Sequence[str], cards: Sequence[str]) -> str | None:
     return None
 
 
-def _run(pile: Sequence[str]) -> int:
+def top_run(pile: Sequence[str]) -> int:
     """How many cards of the top card's rank lie together on top of the pile."""
     if not pile:
         return 0
@@ -563,7 +563,7 @@ class Speahx(Game):
         if not same:
             return
         pile = self._pile
-        run = _run(pile) if pile and RANK[pile[-1]] == rank else 0
+        run = top_run(pile) if pile and RANK[pile[-1]] == rank else 0
         need = max(1, 3 - run)
         for k in range(need, len(same) + 1):
             cards = [*same[:k], card]
@@ -725,7 +725,7 @@ class Speahx(Game):
                 raise IllegalAction(
                     f"{missing} is not in your hand", "speahx.not_in_hand", card=missing
                 )
-            if from_hand and _run([*self._pile, *cards]) < 4:
+            if from_hand and top_run([*self._pile, *cards]) < 4:
                 raise IllegalAction(
                     "after drawing a chance card, hand cards may join it only to make "
                     "four of a kind on top of the pile",
@@ -793,7 +793,7 @@ class Speahx(Game):
         if rank == TEN:
             self._burn_all(seat, "ten", events)
             return
-        run = _run(pile)
+        run = top_run(pile)
         if run == 4:
             self._burn_all(seat, "four", events)
             return
