@@ -402,11 +402,14 @@ async def edit_by_id(
     *,
     content: str | None = MISSING,
     embed: discord.Embed | None = MISSING,
+    embeds: Sequence[discord.Embed] = MISSING,
     view: discord.ui.View | None = MISSING,
 ) -> None:
     """Edit a message known by its ids, without reading back the message Discord returns:
     a table or a hand is edited after every move, and nobody needs the answer."""
-    with handle_message_parameters(content=content, embed=embed, view=view) as params:
+    with handle_message_parameters(
+        content=content, embed=embed, embeds=embeds, view=view
+    ) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
 
 
@@ -524,14 +527,9 @@ async def update_message(
             # what it did is done, and the message it was on must show it all the same.
             log.warning(
                 "interaction expired; its message edited directly",
-                extra={
-                    "interaction": interaction.id,
-                },
+                extra={"interaction": interaction.id},
             )
-            with handle_message_parameters(**kwargs) as params:
-                await interaction.client.http.edit_message(
-                    message.channel.id, message.id, params=params
-                )
+            await edit_by_id(interaction.client, message.channel.id, message.id, **kwargs)
 
 
 async def defer(

@@ -427,8 +427,7 @@ class GameStore:
             except StaleGame:
                 # The game in memory was older than the saved one (nothing was written):
                 # once more from the database. Every save goes through this lock, so the
-                # second try meets the newest state.
-                self._cache.pop(game_id, None)
+                # second try meets the newest state (``_act`` forgot the stale copy).
                 return await self._act(game_id, player_id, action, meta_update, in_tx, guard)
 
     async def _act(
