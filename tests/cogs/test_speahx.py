@@ -6,6 +6,7 @@ import importlib
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,10 +138,24 @@ async def test_a_restart_mid_turn_keeps_the_hand_controls_working(
 
 
 async def test_a_colleague_plays_a_whole_game_against_two_computer_players(
-    fake_discord: FakeDiscord, make_bot: MakeBot, caplog: pytest.LogCaptureFixture
+    fake_discord: FakeDiscord,
+    make_bot: MakeBot,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The computers play Speahx with ``bot.ai`` at their level (no fallback to the timer's
     move): the colleague only ever waits for their own turn, and the game ends."""
+    from bot import computers
+
+    think = computers.think
+    fallbacks: list[str | None] = []
+
+    async def noted(*args: Any, **kwargs: Any) -> Any:
+        choice = await think(*args, **kwargs)
+        fallbacks.append(choice.fallback)
+        return choice
+
+    monkeypatch.setattr(computers, "think", noted)
     fake = fake_discord
     bot = make_bot(COGS)
     async with fake.run_client(bot):
@@ -165,7 +180,7 @@ async def test_a_colleague_plays_a_whole_game_against_two_computer_players(
         stored = await seats.stored()
         assert stored.status == "over"
         assert stored.meta["computers"] == {"cpu1": "easy", "cpu2": "hard"}
-        assert not [r for r in caplog.records if "fell back" in r.getMessage()]
+        assert fallbacks and set(fallbacks) == {None}  # every move was the AI's own
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert len(fake.dms(ana)) == 1  # only the colleague has a hand by DM
     await bot.store.close()
