@@ -274,7 +274,7 @@ class HandButton(
             raise ValueError(f"bad game kind {kind!r}")
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.primary, emoji="🂠", custom_id=custom_id
+                label=label, style=discord.ButtonStyle.primary, emoji="🎴", custom_id=custom_id
             ),
             row=row,
         )

@@ -38,7 +38,7 @@ from .models import (
     RecordedCall,
     SnowflakeFactory,
 )
-from .validation import check_message, check_modal
+from .validation import check_choices, check_command, check_files, check_message, check_modal
 
 API = "/api/v10"
 
@@ -449,6 +449,9 @@ class FakeDiscordServer:
         route = info.canonical if info is not None else request.path
         route = route.removeprefix(API)
         try:
+            problem = check_files(files) if files else None
+            if problem:
+                raise ApiError.from_problem(problem)
             response = await handler(request)
         except ApiError as exc:
             response = json_response(exc.body, status=exc.status)
@@ -885,8 +888,9 @@ class FakeDiscordServer:
         guild_id: int | None,
         body: dict[str, Any],
     ) -> dict[str, Any]:
-        if not isinstance(body, dict) or not body.get("name"):
-            raise ApiError.form("name", "BASE_TYPE_REQUIRED", "This field is required")
+        problem = check_command(body)
+        if problem:
+            raise ApiError.from_problem(problem)
         key = (body["name"], int(body.get("type", 1)))
         old = store.get(key)
         cmd = {
@@ -919,6 +923,17 @@ class FakeDiscordServer:
         body = request[PAYLOAD]
         if not isinstance(body, list):
             raise ApiError(400, 50035, "Invalid Form Body")
+        errors: dict[str, Any] = {}
+        for i, item in enumerate(body):
+            problem = check_command(item)
+            if problem:
+                errors[str(i)] = problem[1]["errors"]
+        if sum(1 for item in body if int(item.get("type", 1)) == 1) > 100:
+            errors["_errors"] = [
+                {"code": "APPLICATION_COMMANDS_TOO_MANY", "message": "Max 100 chat input commands"}
+            ]
+        if errors:
+            raise ApiError(400, 50035, "Invalid Form Body", errors)
         old = dict(store)
         store.clear()
         out = []
@@ -1015,10 +1030,9 @@ class FakeDiscordServer:
             self._edit_message(message, data)
         elif ctype == 8:
             choices = list(data.get("choices") or [])
-            if len(choices) > 25:
-                raise ApiError.form(
-                    "data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
-                )
+            problem = check_choices(choices)
+            if problem:
+                raise ApiError.from_problem(problem)
             inter.choices = choices
         elif ctype == 9:
             problem = check_modal(data)

@@ -731,7 +731,7 @@ class SeatedCog(commands.Cog):
                 stored.id,
                 "hand",
                 label=label,
-                emoji="🂠",
+                emoji="🎴",
                 style=discord.ButtonStyle.primary,
             )
         )

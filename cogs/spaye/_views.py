@@ -98,7 +98,7 @@ def draw_view(game_id: int, daye: int, round_no: int, locale: str) -> GameView:
             f"{daye}-{round_no}",
             t("spaye.btn.draw", locale),
             _Button.primary,
-            emoji="🂠",
+            emoji="🎴",
         )
     )
 

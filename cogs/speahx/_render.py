@@ -169,7 +169,7 @@ class SpeahxRenderer(SeatedRenderer):
         if kind == "chance":
             return Label(t("speahx.action.chance", locale), emoji="🎲")
         if kind == "table":
-            return Label(t("speahx.action.table", locale, n=int(action["position"]) + 1), emoji="🂠")
+            return Label(t("speahx.action.table", locale, n=int(action["position"]) + 1), emoji="🎴")
         if kind == "suit":
             suit = str(action["suit"])
             text = self.suit(suit, locale) + (" · Speah!" if suit == "S" else "")
