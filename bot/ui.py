@@ -637,10 +637,32 @@ def error_text(error: BaseException, locale: Lang) -> str | None:
     return None
 
 
+ALREADY_ACKNOWLEDGED = 40060
+"""Discord's code for a second answer to one interaction (a 400, but no refused payload)."""
+
+
+def refused_payload(error: BaseException) -> discord.HTTPException | None:
+    """Discord's refusal of something the bot sent, behind ``error``: HTTP 400 (50035
+    "Invalid Form Body": an emoji, a length or a layout it does not take; 50006 an empty
+    message). ``None`` for any other error."""
+    original = getattr(error, "original", error)
+    if (
+        isinstance(original, discord.HTTPException)
+        and original.status == 400
+        and original.code != ALREADY_ACKNOWLEDGED
+    ):
+        return original
+    return None
+
+
 async def report_error(
     interaction: discord.Interaction[Any], error: BaseException, *, where: str = ""
 ) -> None:
-    """Tell the user what went wrong (ephemeral); log it when it is a bug. Never raises."""
+    """Tell the user what went wrong (ephemeral); log it when it is a bug. Never raises.
+
+    A payload Discord refused (:func:`refused_payload`) is a bug too, logged with Discord's
+    error body; the user is told that only the answer failed: a handler answers after its
+    move is committed, so a move made stays made."""
     original = getattr(error, "original", error)
     if expired(original):
         # A busy bot answered too late: nobody can be told any more, and nothing is broken.
@@ -650,19 +672,26 @@ async def report_error(
         )
         return
     locale = locale_for_user(interaction)
-    text = error_text(error, locale)
+    refused = refused_payload(error)
+    text = None if refused is not None else error_text(error, locale)
     if text is None:
-        original = getattr(error, "original", error)
+        extra: dict[str, Any] = {
+            "where": where or _describe(interaction),
+            "guild_id": interaction.guild_id,
+            "user_id": interaction.user.id,
+        }
+        if refused is not None:
+            extra["discord_code"] = refused.code
+            extra["discord_error"] = refused.text
+            extra["discord_errors"] = getattr(refused, "_errors", None)
         log.error(
-            "unhandled error in an interaction",
+            "Discord refused the bot's answer"
+            if refused is not None
+            else "unhandled error in an interaction",
             exc_info=(type(original), original, original.__traceback__),
-            extra={
-                "where": where or _describe(interaction),
-                "guild_id": interaction.guild_id,
-                "user_id": interaction.user.id,
-            },
+            extra=extra,
         )
-        text = t("errors.generic", locale)
+        text = t("errors.generic" if refused is None else "errors.discord_refused", locale)
     await _say(interaction, text)
 
 
