@@ -12,6 +12,7 @@ What a cog gets from ``self.bot`` (a :class:`GamenightBot`):
 ``bot.timers``     durable timers and periodic jobs (:class:`bot.timers.TimerService`)
 ``bot.private``    DMs with a fallback and "Show my hand" (:class:`bot.private.PrivateMessenger`)
 ``bot.actions``    routes persistent game buttons to their cog (:class:`bot.ui.ActionRouter`)
+``bot.budget``     the REST budget every bot-token call waits in (:class:`bot.budget.RestBudget`)
 =================  ===========================================================================
 
 Start-up (:meth:`GamenightBot.setup_hook`): database open, migrations, scheduler start, cogs
@@ -35,6 +36,7 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
+from bot.budget import RestBudget
 from bot.clock import Clock, SystemClock
 from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
@@ -131,8 +133,10 @@ class GamenightBot(commands.Bot):
         freeze_startup: bool = False,
         **options: Any,
     ) -> None:
+        budget = RestBudget(settings.rest_calls_per_second)
         super().__init__(
             command_prefix=commands.when_mentioned,
+            http_trace=budget.trace_config(),
             help_command=None,
             intents=INTENTS,
             tree_cls=GamenightTree,
@@ -140,6 +144,8 @@ class GamenightBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.budget = budget
+        """Every bot-token REST call waits its turn here (:mod:`bot.budget`)."""
         self.clock: Clock = clock or SystemClock()
         self.db = Database(settings.database_path)
         self.store = Store(self.db, self.clock)

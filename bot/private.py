@@ -28,6 +28,7 @@ import asyncio
 import inspect
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, TypeAlias
@@ -40,6 +41,7 @@ from bot.storage import DatabaseClosed, GameStore, PrivateStore, StoredGame
 from bot.ui import reply_error, report_error, respond, translate_illegal
 
 __all__ = [
+    "CLOSED_MEMORY",
     "DMS_CLOSED",
     "HandButton",
     "PrivateMessenger",
@@ -54,6 +56,9 @@ DMS_CLOSED = 50007
 """Discord's error code for "Cannot send messages to this user"."""
 MESSAGE_MAX = 2000
 DM_MEMORY = 100_000
+CLOSED_MEMORY = 10 * 60.0
+"""Seconds a user whose DMs refused the bot (50007) is not sent DMs again (they may open
+them again: then the next try after this delivers)."""
 """DM channel ids kept in memory (the database keeps them all)."""
 
 PrivateRender: TypeAlias = tuple[str | None, discord.Embed | None, discord.ui.View | None]
@@ -79,8 +84,29 @@ class PrivateMessenger:
         self.renderers: dict[str, PrivateRenderer] = {}
         self._dms: dict[int, int] = {}
         self._opening: dict[int, asyncio.Future[discord.DMChannel]] = {}
+        self._closed: dict[int, float] = {}
         self.dms_created = 0
         """DM channels opened on Discord (``POST /users/@me/channels``) by this process."""
+
+    def dms_closed(self, user_id: int) -> None:
+        """Discord said this user's DMs are closed: no DM is tried for a while."""
+        if len(self._closed) >= DM_MEMORY:
+            self._closed.clear()
+        self._closed[user_id] = time.monotonic() + CLOSED_MEMORY
+
+    def dms_opened(self, user_id: int) -> None:
+        """Forget that the user's DMs were closed (the next DM is tried at once)."""
+        self._closed.pop(user_id, None)
+
+    def known_closed(self, user_id: int) -> bool:
+        """Whether the user's DMs refused the bot lately (see :meth:`dms_closed`)."""
+        until = self._closed.get(user_id)
+        if until is None:
+            return False
+        if until <= time.monotonic():
+            del self._closed[user_id]
+            return False
+        return True
 
     async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The user's DM channel: known (in memory, then in the database, kept across
@@ -161,6 +187,9 @@ class PrivateMessenger:
         if content is None and embed is None:
             raise ValueError("a private message needs content or an embed")
         opened: tuple[discord.PartialMessageable, bool] | None = None
+        if self.known_closed(user_id):
+            await self._keep(user_id, key, content, embed, locale)
+            return False
         try:
             opened = channel, _ = await self._open_dm(user_id)
             kwargs: dict[str, Any] = {"content": content, "embed": embed}
@@ -169,6 +198,8 @@ class PrivateMessenger:
             await channel.send(**kwargs)
         except discord.HTTPException as err:
             closed = isinstance(err, discord.Forbidden) and err.code == DMS_CLOSED
+            if closed:
+                self.dms_closed(user_id)
             log.log(
                 logging.INFO if closed else logging.WARNING,
                 "private message kept for later",

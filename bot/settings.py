@@ -1,7 +1,7 @@
 """Process settings, read once from the environment or a ``.env`` file.
 
 Variables (see README "Configuration"): ``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DEV_GUILD_ID``,
-``LOG_LEVEL``, ``LOG_FORMAT``. An empty value (``DEV_GUILD_ID=`` as in ``.env.example``)
+``LOG_LEVEL``, ``LOG_FORMAT``, ``REST_CALLS_PER_SECOND``. An empty value (``DEV_GUILD_ID=`` as in ``.env.example``)
 means "unset", so the default applies.
 """
 
@@ -41,6 +41,16 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL.")
     log_format: Literal["kv", "json"] = Field(
         default="kv", description="kv: key=value lines; json: one JSON object per line."
+    )
+
+    rest_calls_per_second: float = Field(
+        default=40.0,
+        gt=0,
+        le=10_000,
+        description=(
+            "Bot-token REST calls per second at most (Discord allows 50 per token; a bot "
+            "with a raised limit may use more)."
+        ),
     )
 
     @field_validator("log_level", mode="before")

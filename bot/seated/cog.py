@@ -42,10 +42,11 @@ from discord.ext import commands
 from bot import computers
 from bot.ai import LEVELS as AI_BUDGETS
 from bot.ai import timed_out
+from bot.budget import Dropped, Priority, priority
 from bot.engine import SYSTEM, Event, Game, IllegalAction, new_game
 from bot.engine.lobby import LEVELS, Lobby, is_computer
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
-from bot.private import PrivateRender
+from bot.private import DMS_CLOSED, PrivateRender
 from bot.seated.commands import OptionSpec
 from bot.seated.controls import hand_controls, parse, stamp
 from bot.seated.editor import MessageEditor
@@ -60,6 +61,8 @@ from bot.ui import (
     Press,
     auto_defer,
     edit_by_id,
+    refused_payload,
+    report_error,
     respond,
     update_message,
 )
@@ -71,6 +74,10 @@ log = logging.getLogger("gamenight.seated")
 
 LOBBY_KIND: Final = "lobby"
 EPHEMERAL_TTL: Final = 14 * 60.0
+"""Discord takes an interaction's token for 15 minutes: a minute is kept in hand."""
+TABLE_REFUSED_PAUSE: Final = 300.0
+WAITING_POLL: Final = 1.0
+"""Seconds between two looks at the REST budget for lobbies waiting to start."""
 """An ephemeral "Show my hand" copy can be edited for 15 minutes after its interaction."""
 
 
@@ -121,6 +128,13 @@ class _Live:
     deadline: datetime | None = None
     deadline_known: bool = False
     copies: dict[str, _Copy] = field(default_factory=dict)
+    dm_tokens: dict[str, _Copy] = field(default_factory=dict)
+    """Each player's latest click on their DM hand: its token edits that hand for free."""
+    table_token: _Copy | None = None
+    """The latest click answered on the table (its Start, a board move): same for the table."""
+    table_refused_until: float = 0.0
+    """Discord refused to edit the table (a permission lost): not tried again until then."""
+    host_told: bool = False
     computer: asyncio.Task[None] | None = None
     public: tuple[int, dict[str, Any]] | None = None
     """``public_view()`` of one version: a move reads it many times."""
@@ -155,8 +169,18 @@ class SeatedCog(commands.Cog):
         self.kind = self.spec.kind
         self.render = self.spec.renderer
         self.background: asyncio.Semaphore = bot.background
-        self.tables = MessageEditor(min_interval=self.TABLE_EDIT_INTERVAL, limit=self.background)
-        self.hands = MessageEditor(limit=self.background)
+        self.tables = MessageEditor(
+            min_interval=self.TABLE_EDIT_INTERVAL,
+            limit=self.background,
+            budget=bot.budget,
+            on_refused=self._refused,
+        )
+        self.hands = MessageEditor(
+            limit=self.background, budget=bot.budget, on_refused=self._refused
+        )
+        self.waiting: list[tuple[int, discord.Interaction[Any]]] = []
+        """Lobbies whose Start waits for room in the REST budget, oldest first."""
+        self._waiter: asyncio.Task[None] | None = None
         self.notices = TurnNotices(self._send_notice, delay=self.NOTICE_DELAY)
         self.order = ArrivalOrder()
         self._live: dict[int, _Live] = {}
@@ -459,6 +483,9 @@ class SeatedCog(commands.Cog):
             computers = list(self.public(stored)["computers"])
             action["player"] = computers[-1] if computers else ""
         if press.action == "start":
+            if self.bot.budget.congested() and {"type": "start"} in stored.game.legal_actions(user):
+                await self._wait_for_room(interaction, stored, public)
+                return
             await self._start(interaction, stored, public, locale)
             return
         meta = (
@@ -483,12 +510,47 @@ class SeatedCog(commands.Cog):
                 view=self.lobby_view(lobby, public) if lobby.is_active else GameView(),
             )
 
+    async def _wait_for_room(
+        self, interaction: discord.Interaction[Any], lobby: StoredGame, public: Lang
+    ) -> None:
+        """The bot's REST budget is taken by running games: the lobby says so and starts by
+        itself, in turn, once there is room (its Start click answers it then)."""
+        if all(lobby_id != lobby.id for lobby_id, _ in self.waiting):
+            self.waiting.append((lobby.id, interaction))
+        position = next(i for i, (lid, _) in enumerate(self.waiting, 1) if lid == lobby.id)
+        note = t("lobby.busy", public, position=position)
+        await update_message(
+            interaction,
+            embed=self.lobby_embed(lobby, public, note),
+            view=self.lobby_view(lobby, public),
+        )
+        log.info(
+            "a start waits for room", extra={"game_id": lobby.id, "waiting": len(self.waiting)}
+        )
+        if self._waiter is None or self._waiter.done():
+            self._waiter = self._spawn(self._start_waiting())
+
+    async def _start_waiting(self) -> None:
+        """Start the waiting lobbies one by one, oldest first, while the budget has room."""
+        while self.waiting:
+            await asyncio.sleep(WAITING_POLL)
+            while self.waiting and not self.bot.budget.congested():
+                lobby_id, interaction = self.waiting.pop(0)
+                lobby = await self.bot.store.games.get(lobby_id)
+                if lobby is None or not lobby.is_active:
+                    continue
+                locale = locale_for_user(interaction)
+                try:
+                    await self._start(interaction, lobby, self.public_locale(lobby), locale)
+                except Exception:
+                    log.exception("a waiting start failed", extra={"game_id": lobby_id})
+
     async def _open_dm(self, user: str) -> None:
         """Find or open a lobby player's DM channel now, not in the start's rush."""
         try:
-            async with self.background:
+            with priority(Priority.NOTICE):
                 await self.bot.private.dm_channel(int(user))
-        except discord.HTTPException:
+        except (discord.HTTPException, Dropped):
             log.info("could not open a DM channel yet", extra={"user_id": user})
 
     async def _lobby_closed(self, lobby: StoredGame, events: list[Event]) -> None:
@@ -576,8 +638,13 @@ class SeatedCog(commands.Cog):
                     interaction, embed=self.table_embed(stored), view=self.table_view(stored)
                 )
                 self.tables.shown((stored.id, "table"), stored.version)
-            except discord.HTTPException:
-                log.warning("the start was not answered", extra={"game_id": stored.id})
+                self.keep_token(interaction, stored.id, None)
+            except discord.HTTPException as err:
+                if refused_payload(err) is not None:
+                    await report_error(interaction, err, where=f"{self.kind} start")
+                else:
+                    log.warning("the start was not answered", extra={"game_id": stored.id})
+                self._edit_table(stored)  # by the bot's token, once Discord takes it
             self._spawn(self._post_start(stored))
 
     async def on_start_timer(self, payload: dict[str, Any]) -> None:
@@ -681,13 +748,17 @@ class SeatedCog(commands.Cog):
 
     async def _send_hand(self, stored: StoredGame, player: str) -> list[int] | None:
         """A new DM holding the player's hand; ``None`` when their DMs are closed."""
-        async with self.background:
-            embed, controls = await self.hand_message(stored, player)
-            try:
+        if self.bot.private.known_closed(int(player)):
+            return None
+        embed, controls = await self.hand_message(stored, player)
+        try:
+            with priority(Priority.UNBLOCK):
                 dm = await self.bot.private.dm_channel(int(player))
                 message = await dm.send(embed=embed, view=controls or GameView())
-            except discord.Forbidden:
-                return None
+        except discord.Forbidden as err:
+            if err.code == DMS_CLOSED:
+                self.bot.private.dms_closed(int(player))
+            return None
         return [dm.id, message.id]
 
     # -- the table and the hands ------------------------------------------------------------
@@ -767,37 +838,131 @@ class SeatedCog(commands.Cog):
 
     def _edit_table(self, stored: StoredGame, note: str | None = None) -> None:
         table_id = stored.meta.get("table_id")
-        if not table_id:
+        live = self.live(stored.id)
+        if not table_id or live.table_refused_until > time.monotonic():
             return
+        by_bot = partial(edit_by_id, self.bot, stored.channel_id, int(table_id))
+        edit, level = self._edit_path(live.table_token, by_bot, Priority.TABLE)
 
         async def send() -> None:
             deadline = await self.deadline(stored)
-            await edit_by_id(
-                self.bot,
-                stored.channel_id,
-                int(table_id),
+            await edit(
                 embed=self.table_embed(stored, deadline=deadline, note=note),
                 view=self.table_view(stored),
             )
 
-        self.tables.submit((stored.id, "table"), stored.version, send)
+        self.tables.submit((stored.id, "table"), stored.version, send, level)
+
+    def _edit_path(
+        self, token: _Copy | None, by_bot: Any, level: Priority
+    ) -> tuple[Any, Priority | None]:
+        """How to edit a message: with the token of the latest click answered on it while
+        Discord still takes it (not counted by the global limit), else with the bot's token
+        at ``level``. A token Discord refuses falls back to the bot's token at once."""
+        if token is None or token.expires <= time.monotonic():
+            return by_bot, level
+
+        async def edit(**kwargs: Any) -> None:
+            try:
+                await token.interaction.edit_original_response(**kwargs)
+            except discord.HTTPException as err:
+                if err.status not in (401, 404):
+                    raise
+                token.expires = 0.0
+                with priority(level):
+                    await by_bot(**kwargs)
+
+        return edit, None
+
+    def keep_token(
+        self, interaction: discord.Interaction[Any], game_id: int, player: str | None
+    ) -> None:
+        """Remember a click's token when its answer edited the message it was on: the DM
+        hand of ``player``, or the table (``player=None``)."""
+        kind = interaction.response.type
+        if kind not in (
+            discord.InteractionResponseType.message_update,
+            discord.InteractionResponseType.deferred_message_update,
+        ):
+            return
+        token = _Copy(interaction, time.monotonic() + EPHEMERAL_TTL)
+        live = self.live(game_id)
+        if player is None:
+            live.table_token = token
+        else:
+            live.dm_tokens[player] = token
+
+    def _refused(self, key: Any, err: discord.HTTPException) -> None:
+        """Discord refused an edit (403): a DM closed in the middle of a game, or the table's
+        channel no longer open to the bot. Told once, never retried in a loop."""
+        if not isinstance(key, tuple) or not key:
+            return
+        game_id = int(key[0])
+        if len(key) == 3 and key[2] == "dm" and err.code == DMS_CLOSED:
+            self._spawn(self._dms_closed(game_id, str(key[1])))
+        elif key[-1] == "table":
+            live = self.live(game_id)
+            live.table_refused_until = time.monotonic() + TABLE_REFUSED_PAUSE
+            log.warning(
+                "Discord refused to edit a table",
+                extra={"game_id": game_id, "status": err.status, "code": err.code},
+            )
+            if not live.host_told:
+                live.host_told = True
+                self._spawn(self._tell_host(game_id))
+
+    async def _dms_closed(self, game_id: int, player: str) -> None:
+        """A player closed their DMs during the game: their hand is shown on the table's
+        "Show my hand" from now on, and their turn notices mention them in the channel."""
+        log.info("DMs closed during a game", extra={"game_id": game_id, "user_id": player})
+        stored = await self.bot.store.games.get(game_id)
+        if stored is None:
+            return
+        hands = dict(stored.meta.get("hands") or {})
+        if hands.pop(player, None) is not None:
+            await self.bot.store.games.update_meta(game_id, {"hands": hands})
+        self.live(game_id).dm_tokens.pop(player, None)
+        self.bot.private.dms_closed(int(player))
+
+    async def _tell_host(self, game_id: int) -> None:
+        stored = await self.bot.store.games.get(game_id)
+        if stored is None:
+            return
+        host = str(stored.meta.get("host") or "")
+        if not host or is_computer(host):
+            return
+        locale = self.player_locale(stored, host)
+        text = t(
+            "seated.table_refused",
+            locale,
+            game=self.render.name(locale),
+            game_id=game_id,
+            channel=f"<#{stored.channel_id}>",
+        )
+        with contextlib.suppress(Dropped), priority(Priority.NOTICE):
+            await self.bot.private.send(
+                int(host), f"{self.kind}:{game_id}:refused", text, locale=locale
+            )
 
     def _edit_hand(self, stored: StoredGame, player: str, note: str | None = None) -> None:
         """Every live copy of one player's hand shows ``stored`` (newest state wins)."""
-        copies: list[tuple[str, Any]] = []
+        copies: list[tuple[str, Any, Priority | None]] = []
+        live = self.live(stored.id)
+        level = Priority.UNBLOCK if player in stored.game.to_act() else Priority.TABLE
         dm = (stored.meta.get("hands") or {}).get(player)
         if dm:
-            copies.append(("dm", partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))))
-        copy = self.live(stored.id).copies.get(player)
+            by_bot = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
+            copies.append(("dm", *self._edit_path(live.dm_tokens.get(player), by_bot, level)))
+        copy = live.copies.get(player)
         if copy is not None and copy.expires > time.monotonic():
-            copies.append(("eph", copy.interaction.edit_original_response))
-        for name, edit in copies:
+            copies.append(("eph", copy.interaction.edit_original_response, None))
+        for name, edit, paced in copies:
 
             async def send(edit: Any = edit) -> None:
                 embed, controls = await self.hand_message(stored, player, note=note)
                 await edit(content=None, embed=embed, view=controls or GameView())
 
-            self.hands.submit((stored.id, player, name), stored.version, send)
+            self.hands.submit((stored.id, player, name), stored.version, send, paced)
 
     async def render_hand(self, stored: StoredGame, user_id: int, locale: Lang) -> PrivateRender:
         """ "Show my hand" on an older table message (kept for old buttons)."""
@@ -832,6 +997,21 @@ class SeatedCog(commands.Cog):
             self.live(stored.id).copies[player] = _Copy(
                 interaction, time.monotonic() + EPHEMERAL_TTL
             )
+        try:
+            await self._on_hand_press(interaction, press, stored, player, locale, copy)
+        finally:
+            if copy == "dm":
+                self.keep_token(interaction, stored.id, player)
+
+    async def _on_hand_press(
+        self,
+        interaction: discord.Interaction[Any],
+        press: Press,
+        stored: StoredGame,
+        player: str,
+        locale: Lang,
+        copy: str,
+    ) -> None:
         if not stored.is_active:
             await self._refresh(interaction, stored, player, locale, copy)
             return
@@ -930,15 +1110,23 @@ class SeatedCog(commands.Cog):
                     await self.say(interaction, self.refusal(err, locale))
                 return
             self.note_move(after, events)
-            embed, controls = await self.hand_message(after, player, locale=locale)
-            await update_message(
-                interaction, content=None, embed=embed, view=controls or GameView()
-            )
-            self.hands.shown((after.id, player, copy), after.version)
-            self._publish(after, events, before=before, actor=player)
-            other = "eph" if copy == "dm" else "dm"
-            if other == "dm" or player in self.live(after.id).copies:
-                self._edit_other_copy(after, player, other)
+            answered = False
+            try:
+                embed, controls = await self.hand_message(after, player, locale=locale)
+                await update_message(
+                    interaction, content=None, embed=embed, view=controls or GameView()
+                )
+                answered = True
+                self.hands.shown((after.id, player, copy), after.version)
+            finally:
+                # The move is made: the others see it even when its answer failed (Discord
+                # down), and the player's own message follows once Discord is back.
+                self._publish(after, events, before=before, actor=player)
+                other = "eph" if copy == "dm" else "dm"
+                if other == "dm" or player in self.live(after.id).copies:
+                    self._edit_other_copy(after, player, other)
+                if not answered:
+                    self._edit_other_copy(after, player, copy)
 
     async def board_move(
         self,
@@ -975,16 +1163,21 @@ class SeatedCog(commands.Cog):
         stored = moved[0] if moved else await self.bot.store.games.require(game_id)
         if moved:
             self.note_move(moved[0], moved[1])
-        await update_message(
-            interaction, embed=self.table_embed(stored), view=self.table_view(stored)
-        )
-        self.tables.shown((game_id, "table"), stored.version)
-        latest = await self.bot.store.games.require(game_id)
-        if latest.version > stored.version:  # a later move was answered first
-            self._edit_table(latest)
-        if moved:
-            after, events, before = moved
-            self._publish(after, events, before=before, actor=player, table=False)
+        answered = False
+        try:
+            await update_message(
+                interaction, embed=self.table_embed(stored), view=self.table_view(stored)
+            )
+            answered = True
+            self.tables.shown((game_id, "table"), stored.version)
+            self.keep_token(interaction, game_id, None)
+        finally:
+            latest = await self.bot.store.games.require(game_id)
+            if latest.version > stored.version or not answered:  # a later move went first
+                self._edit_table(latest)
+            if moved:
+                after, events, before = moved
+                self._publish(after, events, before=before, actor=player, table=False)
 
     def board_action(
         self, arg: str | None, stored: StoredGame, player: str
@@ -1008,11 +1201,14 @@ class SeatedCog(commands.Cog):
     def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
         """The player's other copy of the hand (DM or "Show my hand") follows."""
         dm = (stored.meta.get("hands") or {}).get(player)
-        live_copy = self.live(stored.id).copies.get(player)
+        live = self.live(stored.id)
+        live_copy = live.copies.get(player)
+        level: Priority | None
         if copy == "dm" and dm:
-            edit: Any = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
+            by_bot = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
+            edit, level = self._edit_path(live.dm_tokens.get(player), by_bot, Priority.TABLE)
         elif copy == "eph" and live_copy is not None and live_copy.expires > time.monotonic():
-            edit = live_copy.interaction.edit_original_response
+            edit, level = live_copy.interaction.edit_original_response, None
         else:
             return
 
@@ -1020,7 +1216,7 @@ class SeatedCog(commands.Cog):
             embed, controls = await self.hand_message(stored, player)
             await edit(content=None, embed=embed, view=controls or GameView())
 
-        self.hands.submit((stored.id, player, copy), stored.version, send)
+        self.hands.submit((stored.id, player, copy), stored.version, send, level)
 
     # -- after a move -----------------------------------------------------------------------
 
@@ -1107,7 +1303,12 @@ class SeatedCog(commands.Cog):
 
     async def _post_records(self, stored: StoredGame, embeds: list[discord.Embed]) -> None:
         try:
-            await self.channel(stored).send(embeds=embeds[:10])
+            with priority(Priority.NOTICE):
+                await self.channel(stored).send(embeds=embeds[:10])
+        except Dropped:
+            log.warning(
+                "a game record was dropped (too many refusals)", extra={"game_id": stored.id}
+            )
         except discord.HTTPException:
             log.exception("could not post a game record", extra={"game_id": stored.id})
 
@@ -1132,9 +1333,15 @@ class SeatedCog(commands.Cog):
             when=f"<t:{int(deadline.timestamp())}:R>" if deadline else "",
         )
         dm = (stored.meta.get("hands") or {}).get(player)
-        if dm:
-            message = await self.bot.get_partial_messageable(int(dm[0])).send(text)
-        else:
+        message: discord.Message | None = None
+        if dm and not self.bot.private.known_closed(int(player)):
+            try:
+                message = await self.bot.get_partial_messageable(int(dm[0])).send(text)
+            except discord.Forbidden as err:
+                if err.code != DMS_CLOSED:
+                    raise
+                await self._dms_closed(game_id, player)  # closed during the game
+        if message is None:
             message = await self.channel(stored).send(
                 f"{mention(player)} {text} {t('seated.notice_closed_dms', locale)}",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=int(player))]),

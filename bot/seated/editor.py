@@ -11,10 +11,16 @@ older edit overwrites it.
 ``min_interval`` spaces the edits of one slot (Discord limits how often a channel's
 messages may be edited): moves arriving faster are coalesced into the next edit.
 
-``limit`` (shared by every editor of the bot) bounds how many edits are made at once. In a
-rush (hundreds of tables starting, every hand and table to draw) the edits wait there, off
-the event loop's queue, so that the clicks of players are answered first; the state an edit
-finally sends is the newest one.
+Each submission names its :class:`bot.budget.Priority`: an edit made with the bot's token
+waits for its turn in the REST budget (``budget``) *before* it takes the newest content, so
+that moves made while it waited are shown by that one edit. ``priority=None`` marks an edit
+that goes through an interaction's token (not counted by Discord's global limit): those only
+wait for ``limit``, which bounds how many are made at once, so that in a rush the clicks of
+players are answered first.
+
+A failed edit is not lost: when Discord is down (5xx, no connection) the slot tries again
+after a jittered, growing delay, with the newest state by then; a refusal (403) is reported
+once through ``on_refused`` and not retried; any other error is logged.
 """
 
 from __future__ import annotations
@@ -22,46 +28,70 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
+import aiohttp
 import discord
+
+from bot.budget import Dropped, Priority, RestBudget
 
 __all__ = ["MessageEditor"]
 
 log = logging.getLogger("gamenight.seated.editor")
 
 Send = Callable[[], Awaitable[None]]
+Refused = Callable[[Hashable, discord.HTTPException], None]
+RETRY_FIRST = 2.0
+RETRY_MAX = 60.0
 
 
 @dataclass
 class _Slot:
     shown: int = -1
     """The newest version the message shows (sent, or shown by an interaction answer)."""
-    pending: tuple[int, Send] | None = None
+    pending: tuple[int, Send, Priority | None] | None = None
     worker: asyncio.Task[None] | None = None
     last_sent: float = field(default=0.0)
+    retry: float = 0.0
+    """Seconds before the next try after Discord failed (0: none failed)."""
 
 
 class MessageEditor:
     """Coalescing, ordered edits per message key."""
 
     def __init__(
-        self, *, min_interval: float = 0.0, limit: asyncio.Semaphore | None = None
+        self,
+        *,
+        min_interval: float = 0.0,
+        limit: asyncio.Semaphore | None = None,
+        budget: RestBudget | None = None,
+        on_refused: Refused | None = None,
     ) -> None:
         self.min_interval = min_interval
         self.limit = limit
+        self.budget = budget
+        self.on_refused = on_refused
         self._slots: dict[Hashable, _Slot] = {}
         self.sent = 0
         """How many edits were sent (for benchmarks)."""
 
-    def submit(self, key: Hashable, version: int, send: Send) -> None:
-        """Show ``version`` on the message ``key`` (``send`` makes the Discord call)."""
+    def submit(
+        self,
+        key: Hashable,
+        version: int,
+        send: Send,
+        priority: Priority | None = Priority.TABLE,
+    ) -> None:
+        """Show ``version`` on the message ``key`` (``send`` makes the Discord call, at
+        ``priority`` in the REST budget; ``None``: through an interaction's token)."""
         slot = self._slots.setdefault(key, _Slot())
         if version <= slot.shown or (slot.pending is not None and version < slot.pending[0]):
             return
-        slot.pending = (version, send)
+        slot.pending = (version, send, priority)
         if slot.worker is None or slot.worker.done():
             slot.worker = asyncio.create_task(self._run(key, slot), name=f"edit:{key}")
 
@@ -80,28 +110,65 @@ class MessageEditor:
 
     async def _run(self, key: Hashable, slot: _Slot) -> None:
         while slot.pending is not None:
-            wait = slot.last_sent + self.min_interval - time.monotonic()
+            wait = slot.last_sent + max(self.min_interval, slot.retry) - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
                 if slot.pending is None:
                     break
-            async with self.limit or contextlib.nullcontext():
-                if slot.pending is None:
-                    break
-                version, send = slot.pending  # the newest, after the wait for a turn
-                slot.pending = None
-                if version <= slot.shown:
-                    continue
-                try:
-                    await send()
-                    self.sent += 1
-                except discord.HTTPException as err:
-                    log.warning(
-                        "could not edit a game message",
-                        extra={"key": str(key), "status": err.status, "code": err.code},
-                    )
-                slot.shown = max(slot.shown, version)
-                slot.last_sent = time.monotonic()
+            level = slot.pending[2]
+            if level is None or self.budget is None:
+                gate: contextlib.AbstractAsyncContextManager[Any] = (
+                    self.limit or contextlib.nullcontext()
+                )
+            else:
+                gate = self.budget.turn(level)
+            try:
+                async with gate:
+                    if slot.pending is None:
+                        break
+                    version, send, _ = slot.pending  # the newest, after the wait for a turn
+                    slot.pending = None
+                    if version <= slot.shown:
+                        continue
+                    await self._send(key, slot, version, send)
+            except Dropped:
+                slot.pending = None  # the guard drops it: nothing is retried
+            slot.last_sent = time.monotonic()
+
+    async def _send(self, key: Hashable, slot: _Slot, version: int, send: Send) -> None:
+        try:
+            await send()
+        except (TimeoutError, discord.DiscordServerError, aiohttp.ClientError) as err:
+            # Discord is down or unreachable: the newest state goes once it is back.
+            slot.retry = min(RETRY_MAX, max(RETRY_FIRST, slot.retry * 2))
+            slot.retry *= random.uniform(0.75, 1.25)
+            if slot.pending is None:
+                slot.pending = (version, send, Priority.TABLE)
+            log.warning(
+                "could not edit a game message; trying again",
+                extra={"key": str(key), "error": type(err).__name__, "in_s": round(slot.retry)},
+            )
+            return
+        except discord.Forbidden as err:
+            slot.shown = max(slot.shown, version)
+            slot.retry = 0.0
+            if self.on_refused is not None:
+                self.on_refused(key, err)
+            else:
+                log.warning(
+                    "could not edit a game message",
+                    extra={"key": str(key), "status": err.status, "code": err.code},
+                )
+            return
+        except discord.HTTPException as err:
+            log.warning(
+                "could not edit a game message",
+                extra={"key": str(key), "status": err.status, "code": err.code},
+            )
+        else:
+            self.sent += 1
+        slot.retry = 0.0
+        slot.shown = max(slot.shown, version)
 
     async def drain(self) -> None:
         """Wait until every submitted edit was sent (tests, shutdown)."""

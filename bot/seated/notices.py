@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.budget import Dropped, Priority, priority
+
 __all__ = ["Notice", "TurnNotices"]
 
 log = logging.getLogger("gamenight.seated.notices")
@@ -87,7 +89,10 @@ class TurnNotices:
     async def _post(self, key: tuple[int, str], notice: Notice, *, warning: bool) -> None:
         old = notice.message
         try:
-            message = await self._send(key[0], key[1], warning)
+            with priority(Priority.UNBLOCK if warning else Priority.NOTICE):
+                message = await self._send(key[0], key[1], warning)
+        except Dropped:
+            return  # close to Discord's ban on refused calls: the table still says whose turn
         except discord.HTTPException:
             log.warning("could not send a turn notice", extra={"game_id": key[0]})
             return
@@ -132,7 +137,7 @@ class TurnNotices:
     async def _delete(self, message: Posted | None) -> None:
         if message is None:
             return
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(discord.HTTPException, Dropped), priority(Priority.OPTIONAL):
             await message.delete()
             self.deleted += 1
 

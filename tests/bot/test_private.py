@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -10,7 +11,7 @@ import discord
 import pytest
 
 from bot.engine import IllegalAction
-from bot.private import HandButton, PrivateMessenger, PrivateRender, hand_key
+from bot.private import CLOSED_MEMORY, HandButton, PrivateMessenger, PrivateRender, hand_key
 from bot.storage import Store, StoredGame
 from tests.bot.conftest import new_counter
 from tests.bot.fakes import FakeInteraction
@@ -122,8 +123,26 @@ async def test_a_dm_that_goes_through_clears_the_stale_copy(
     dms.fail[111] = http_error(discord.Forbidden, 403, 50007)
     await private.send(111, "papayoo:1:hand", "old")
     del dms.fail[111]
+    private.dms_opened(111)  # or CLOSED_MEMORY later
     assert await private.send(111, "papayoo:1:hand", "fresh")
     assert not await store.private.has_pending(111)
+
+
+async def test_closed_dms_are_remembered_so_discord_is_not_asked_again_and_again(
+    private: PrivateMessenger, dms: FakeDMs, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dms.fail[111] = http_error(discord.Forbidden, 403, 50007)
+    assert not await private.send(111, "papayoo:1:hand", "old")
+    assert private.known_closed(111)
+    dms.fail[111] = RuntimeError("Discord must not be asked again")
+    assert not await private.send(111, "papayoo:1:hand", "newer")  # kept, Discord not asked
+    pending = await store.private.pending(111)
+    assert [p.content for p in pending] == ["newer"]
+    del dms.fail[111]
+    later = time.monotonic() + CLOSED_MEMORY + 1
+    monkeypatch.setattr("bot.private.time.monotonic", lambda: later)
+    assert not private.known_closed(111)
+    assert await private.send(111, "papayoo:1:hand", "fresh")
 
 
 def render(stored: StoredGame, user_id: int, locale: str) -> PrivateRender:
