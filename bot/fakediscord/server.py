@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import re
 import secrets
 import time
-import zlib
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from http import HTTPStatus
+from typing import Any
 
 import discord.gateway
 import discord.http
@@ -38,6 +39,7 @@ from .models import (
     RecordedCall,
     SnowflakeFactory,
 )
+from .ratelimits import Limits, RateLimiter, RateLimitHit, RestClock, Scope
 from .validation import check_choices, check_command, check_files, check_message, check_modal
 
 API = "/api/v10"
@@ -148,23 +150,6 @@ class GatewaySession:
         await self.send(frame)
 
 
-RATE_LIMIT: Final = 10_000
-"""What every REST answer announces (Discord's headers, a bucket that never runs out).
-
-Discord sends these headers on every answer, and discord.py sizes its buckets from them:
-without them it would send the requests of one route one at a time, and a queue of them
-can wait up to 30 s for a wake-up that never comes. Limits themselves are not modelled."""
-
-
-def _rate_limit_headers(response: web.StreamResponse, bucket: str) -> None:
-    headers = response.headers
-    headers["X-RateLimit-Limit"] = str(RATE_LIMIT)
-    headers["X-RateLimit-Remaining"] = str(RATE_LIMIT - 1)
-    headers["X-RateLimit-Reset-After"] = "1.000"
-    headers["X-RateLimit-Reset"] = f"{time.time() + 1:.3f}"
-    headers["X-RateLimit-Bucket"] = format(zlib.crc32(bucket.encode()), "08x")
-
-
 class FakeDiscordServer:
     """State and HTTP/websocket handling of the fake Discord."""
 
@@ -180,6 +165,9 @@ class FakeDiscordServer:
         enforce_deadline: bool = True,
         heartbeat_interval_ms: int = 41_250,
         strict_routes: bool = True,
+        limits: Limits = Limits(),  # noqa: B008 (frozen, so sharing it is safe)
+        rest_clock: RestClock | None = None,
+        token_lifetime: float | None = 900.0,
     ) -> None:
         self.snowflake = SnowflakeFactory()
         self.application_id = application_id or self.snowflake()
@@ -194,6 +182,21 @@ class FakeDiscordServer:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         #: Fail the test (fixture teardown) when the bot called a route the fake lacks.
         self.strict_routes = strict_routes
+        if limits is None:
+            raise TypeError(
+                "limits=None: pass Limits.off(reason) to run without rate limits, saying why"
+            )
+        #: Time of REST limits, token lifetimes and outages (real monotonic unless moved).
+        self.rest_clock = rest_clock or RestClock()
+        #: Discord's REST rate limits (see ratelimits.py); `fake.limits = ...` changes them.
+        self.rate_limiter = RateLimiter(limits, self.rest_clock)
+        #: Seconds an interaction token works for webhook calls after the interaction was
+        #: created (Discord: 15 minutes); later calls get 401 Invalid Webhook Token (50027).
+        #: None: tokens never expire.
+        self.token_lifetime = token_lifetime
+        #: A global 429 fails the test (the bot's REST budget must keep it under the limit);
+        #: a test of the fake's own limits sets it to False.
+        self.global_429_is_a_problem = True
 
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.guilds: dict[int, FakeGuild] = {}
@@ -216,6 +219,9 @@ class FakeDiscordServer:
 
         self._sockets: set[web.WebSocketResponse] = set()
         self._late_timers: dict[int, asyncio.TimerHandle] = {}
+        self._token_born: dict[int, float] = {}
+        self._outage_until: float | None = None
+        self._outage_status = 503
         self._last_activity = time.monotonic()
         self._runner: web.AppRunner | None = None
         self._saved_bases: tuple[str, yarl.URL] | None = None
@@ -299,7 +305,78 @@ class FakeDiscordServer:
                 for c in self.unhandled_calls
             ]
         out += [f"fake discord internal error: {e}" for e in self.internal_errors]
+        if self.global_429_is_a_problem:
+            hits = [h for h in self.rate_limited if h.global_]
+            if hits:
+                out.append(
+                    f"the bot met Discord's global rate limit {len(hits)} times "
+                    f"(first: {hits[0].method} {hits[0].path}); its REST budget should pace it"
+                )
+        if self.banned:
+            limits = self.limits
+            out.append(
+                f"banned by Discord: {limits.invalid_request_limit} invalid requests "
+                f"(401/403/429) within {limits.invalid_request_window:g} s"
+            )
         return out
+
+    # ------------------------------------------------------------------ rate limits, outages
+
+    @property
+    def limits(self) -> Limits:
+        """The table of REST limits; assign a new one (e.g. ``Limits.off(reason)``) to change it."""
+        return self.rate_limiter.limits
+
+    @limits.setter
+    def limits(self, limits: Limits) -> None:
+        self.rate_limiter.limits = limits
+
+    @property
+    def rate_limited(self) -> list[RateLimitHit]:
+        """Every request answered 429 for a rate limit, oldest first (not the ban's 429s)."""
+        return self.rate_limiter.hits
+
+    def rate_limit_counts(self, *, since: float | None = None) -> dict[Scope, int]:
+        """429s by scope (``user``, ``global``, ``shared``), optionally since a rest_clock time."""
+        out: dict[Scope, int] = {"user": 0, "global": 0, "shared": 0}
+        for hit in self.rate_limiter.hits:
+            if since is None or hit.at >= since:
+                out[hit.scope] += 1
+        return out
+
+    def invalid_requests(self, window: float = 600.0) -> int:
+        """Answers 401, 403 or 429 (not of scope shared) within the last ``window`` seconds."""
+        return self.rate_limiter.invalid_requests(window)
+
+    @property
+    def banned(self) -> bool:
+        """Too many invalid requests: every request is answered 429 (the fixture fails)."""
+        return self.rate_limiter.banned
+
+    def global_calls_per_second(self, since: int = 0) -> tuple[float, int]:
+        """(mean, worst) requests a second counted against the global limit, since a
+        call-log bookmark (``mark()``); worst is the most within any one second."""
+        return self.rate_limiter.global_calls_per_second(since)
+
+    def outage(self, seconds: float | None = None, *, status: int = 503) -> None:
+        """Discord's REST API is down for ``seconds`` (rest_clock; None: until end_outage()).
+
+        Every REST call (interaction callbacks too) is answered ``status`` (503; 502, 504
+        and 500 make discord.py retry 5 times over ~25 s) without being applied; the
+        call log keeps it. The gateway keeps running."""
+        if status < 500:
+            raise ValueError(f"an outage answers a 5xx status, not {status}")
+        HTTPStatus(status)  # a known one (ValueError otherwise)
+        now = self.rest_clock()
+        self._outage_until = math.inf if seconds is None else now + seconds
+        self._outage_status = status
+
+    def end_outage(self) -> None:
+        self._outage_until = None
+
+    @property
+    def in_outage(self) -> bool:
+        return self._outage_until is not None and self.rest_clock() < self._outage_until
 
     # ------------------------------------------------------------------ state helpers
 
@@ -413,6 +490,8 @@ class FakeDiscordServer:
     # ------------------------------------------------------------------ late interactions
 
     def _schedule_late_check(self, inter: FakeInteraction) -> None:
+        # Called as the interaction is dispatched: its token's lifetime starts now.
+        self._token_born[inter.id] = self.rest_clock()
         loop = asyncio.get_running_loop()
         self._late_timers[inter.id] = loop.call_later(
             self.late_after, self._late_timer_fired, inter
@@ -448,26 +527,34 @@ class FakeDiscordServer:
         info = request.match_info.route.resource
         route = info.canonical if info is not None else request.path
         route = route.removeprefix(API)
-        try:
-            problem = check_files(files) if files else None
-            if problem:
-                raise ApiError.from_problem(problem)
-            response = await handler(request)
-        except ApiError as exc:
-            response = json_response(exc.body, status=exc.status)
-        except web.HTTPException:
-            raise
-        except (
-            Exception
-        ) as exc:  # a bug of the fake itself: make it loud but don't make discord.py retry
-            self.internal_errors.append(f"{request.method} {request.path}: {exc!r}")
+        path = request.path.removeprefix(API)
+        decision = None
+        if not request.path.startswith(API + "/"):  # attachments (the CDN): no limits
+            response = await self._handle(request, handler, files)
+        elif self.in_outage:
+            reason = HTTPStatus(self._outage_status).phrase
             response = json_response(
-                {"code": 0, "message": f"fake discord internal error: {exc!r}"}, 400
+                {"code": 0, "message": f"{self._outage_status}: {reason}"},
+                status=self._outage_status,
             )
+        else:
+            decision = self.rate_limiter.admit(
+                request.method,
+                route,
+                path,
+                request.match_info,
+                request.headers.get("Authorization"),
+            )
+            if decision.refused:  # not applied
+                response = json_response(decision.body, status=decision.status or 429)
+            else:
+                response = await self._handle(request, handler, files)
+            self.rate_limiter.answered(response.status, decision)
+            response.headers.update(decision.headers)
         call = RecordedCall(
             method=request.method,
             route=route,
-            path=request.path.removeprefix(API),
+            path=path,
             query=dict(request.query),
             json=payload,
             status=response.status,
@@ -475,12 +562,34 @@ class FakeDiscordServer:
             files=[f["filename"] for f in files],
         )
         self.calls.append(call)
-        if not route.startswith("/interactions/"):  # webhooks of interactions carry none
-            _rate_limit_headers(response, f"{request.method} {route}")
+        if decision is not None and decision.counts_global:
+            self.rate_limiter.global_calls.append((len(self.calls) - 1, decision.at))
         if getattr(handler, "__name__", "") == "_unhandled":
             self.unhandled_calls.append(call)
         self._touch()
         return response
+
+    async def _handle(
+        self,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+        files: list[dict[str, Any]],
+    ) -> web.StreamResponse:
+        try:
+            problem = check_files(files) if files else None
+            if problem:
+                raise ApiError.from_problem(problem)
+            return await handler(request)
+        except ApiError as exc:
+            return json_response(exc.body, status=exc.status)
+        except web.HTTPException:
+            raise
+        except Exception as exc:
+            # A bug of the fake itself: make it loud but don't make discord.py retry.
+            self.internal_errors.append(f"{request.method} {request.path}: {exc!r}")
+            return json_response(
+                {"code": 0, "message": f"fake discord internal error: {exc!r}"}, 400
+            )
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
         if not request.can_read_body:
@@ -660,8 +769,21 @@ class FakeDiscordServer:
             if inter.token == token:
                 if str(self.application_id) != request.match_info["webhook_id"]:
                     break
+                if self.token_expired(inter):
+                    raise ApiError(401, 50027, "Invalid Webhook Token")
                 return inter
         raise ApiError(404, 10015, "Unknown Webhook")
+
+    def token_age(self, inter: FakeInteraction) -> float:
+        """Seconds (rest_clock) since the interaction was created."""
+        born = self._token_born.get(inter.id)
+        if born is None:
+            return time.monotonic() - inter.dispatched_mono
+        return self.rest_clock() - born
+
+    def token_expired(self, inter: FakeInteraction) -> bool:
+        lifetime = self.token_lifetime
+        return lifetime is not None and self.token_age(inter) >= lifetime
 
     # ------------------------------------------------------------------ gateway
 
@@ -1120,8 +1242,9 @@ class FakeDiscordServer:
     def _webhook_message(self, request: web.Request, inter: FakeInteraction) -> FakeMessage:
         ref = request.match_info.get("message_id", "@original")
         if ref == "@original":
+            # After 6/7 this is the message the component was on, for the token's lifetime.
             msg = inter.response_message
-            if msg is None:
+            if msg is None or msg.deleted:
                 raise ApiError(404, 10008, "Unknown Message")
             return msg
         try:
@@ -1167,6 +1290,14 @@ class FakeDiscordServer:
     async def _get_channel(self, request: web.Request) -> web.Response:
         self._require_bot_auth(request)
         return json_response(self._channel(request).to_json(bot=self.bot_user))
+
+    def _check_can_view(self, channel: FakeChannel) -> None:
+        """Editing its own message needs the bot to still see the channel (50001)."""
+        if channel.is_dm or channel.guild is None:
+            return
+        member = channel.guild.members.get(self.bot_user.id)
+        if member is None or not member.permissions & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
 
     def _check_can_send(self, channel: FakeChannel) -> None:
         if channel.is_dm:
@@ -1226,6 +1357,7 @@ class FakeDiscordServer:
         channel = self._channel(request)
         msg = self._channel_message(request, channel)
         payload = self._message_payload(request)
+        self._check_can_view(channel)
         if msg.author is not self.bot_user and set(payload) - {"flags", "_attachments"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         problem = check_message(payload, creating=False, has_files=bool(request[FILES]))

@@ -12,9 +12,28 @@ import pytest
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
+from bot.fakediscord.ratelimits import Limits
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeGuild, FakeUser
+
+MACHINE_SPEED = (
+    "whole games and days played at machine speed (a move every few milliseconds on one "
+    "channel and on one player's messages): Discord's per-route buckets would only hold them "
+    "up. The global limit and the ban stay on; tests marked discord_limits play with them all"
+)
+
+
+@pytest.fixture(autouse=True)
+def _per_route_buckets_off_at_machine_speed(request: pytest.FixtureRequest) -> None:
+    """Cog tests check what players see, move after move, as fast as the machine goes; the
+    REST budget's own tests (``@pytest.mark.discord_limits``) keep every limit."""
+    if "fake_discord" not in request.fixturenames:
+        return
+    if request.node.get_closest_marker("discord_limits") is not None:
+        return
+    request.getfixturevalue("fake_discord").limits = Limits.global_only(MACHINE_SPEED)
+
 
 MakeBot = Callable[[Sequence[str]], GamenightBot]
 """``make_bot(cogs)``: a new bot (never started) on the test's database and clock."""
