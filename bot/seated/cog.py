@@ -548,7 +548,7 @@ class SeatedCog(commands.Cog):
     async def _open_dm(self, user: str) -> None:
         """Find or open a lobby player's DM channel now, not in the start's rush."""
         try:
-            with priority(Priority.NOTICE):
+            with priority(Priority.TABLE):  # ahead of notices: the start's hands need it
                 await self.bot.private.dm_channel(int(user))
         except (discord.HTTPException, Dropped):
             log.info("could not open a DM channel yet", extra={"user_id": user})
