@@ -13,18 +13,50 @@ Two processes, every address on 127.0.0.1:
 Printed, for the measured window (after the start rush, ``--duration`` seconds):
 throughput (interactions per second), answer time p50 / p99 / max (dispatch to the first
 answer, as Discord's 3 s deadline counts it), failures (no answer within 3 s, or an answer
-that was not the update the player expected), REST calls per move (interaction answers not
-counted), the bot's CPU ms per interaction (its process CPU time, which the drivers' load
-disturbs less than wall time), database trips (batches of statements) and those through
-aiosqlite's thread, log lines per interaction, how late the bot's event loop runs and the
-garbage collector's time, and memory per live game (the bot's RSS with every table dealt,
-minus its RSS once a first table was dealt, divided by the other tables, after a
-collection; ``--memory`` also traces the Python heap for the live bytes per game, which RSS
-overstates by what the start rush left fragmented). The start rush is reported too: how
-long the N lobbies took to open, fill and start, its answer times and failures, and how
-many games were stuck (a player without their hand 20 s after the rush). ``--kill-at``
-kills the bot (kill -9) during the rush and restarts it on its database, then checks every
-game the database holds: its table posted, every hand sent, none twice.
+that was not the update the player expected), the bot's CPU ms per interaction (its process
+CPU time, which the drivers' load disturbs less than wall time), database trips (batches of
+statements) and those through aiosqlite's thread, log lines per interaction, how late the
+bot's event loop runs and the garbage collector's time, and memory per live game (the bot's
+RSS with every table dealt, minus its RSS once a first table was dealt, divided by the other
+tables, after a collection; ``--memory`` also traces the Python heap for the live bytes per
+game, which RSS overstates by what the start rush left fragmented).
+
+What Discord's limits make matter (the fake enforces Discord's REST limits unless
+``--no-limits``):
+
+- bot-token calls per second, mean and worst second (any one-second span): the calls that
+  count against Discord's global 50/s, i.e. every REST call but interaction answers and
+  ``/webhooks/{application_id}/{interaction_token}`` calls (the fake's own verdict); per
+  move, bot-token calls and interaction-token calls (answers and webhooks), beside the
+  older "REST calls per move besides interaction answers";
+- 429s by scope (global / user / shared; in the window and over the whole run, with the
+  routes most refused) and invalid requests (401 / 403 / 429) scaled to 10 minutes, in the
+  window and over the run, beside the fake's own count over its last 10 minutes (10,000
+  get a bot banned);
+- table staleness: for each move (an interaction answered on a player's hand), the time
+  from its answer to the next edit of its game's table message (the message carrying the
+  game's "Show my hand" button, ``gn:<kind>:<game_id>:hand``), p50 / p99 / max, and the
+  moves no later edit showed;
+- turn handoff: the time from a move's answer to the moment the fake applied the message
+  that gave a player of that game a live control again (their DM hand going from no live
+  control to one), p50 / p99 / max;
+- stalled games: games running at the end whose state (the database's version, polled)
+  did not change in the last max(10, 5 x think) seconds; tables behind: games whose latest
+  move, over 10 s old, is not on their table at the end;
+- starts: lobbies whose Start was answered "busy" (the table starts when the bot has room),
+  lobbies without their table at the end of the rush and 20 s later, and the time from the
+  Start click to the table posted, p50 / p99 / max.
+
+The start rush is reported too: how long the N lobbies took to open, fill and start, its
+answer times and failures, and how many games were stuck (a player without their hand 20 s
+after the rush). ``--kill-at`` kills the bot (kill -9) during the rush and restarts it on
+its database, then checks every game the database holds: its table posted, every hand
+sent, none twice. ``--outage AT:SECONDS`` takes the fake's REST API down AT seconds into the
+window (every call answered 503, interaction answers too; a player whose click was not
+answered clicks again a second later), then checks that every game running at the outage
+went on (its state changed after it). ``--dm-open-limit N/S`` limits opening DM channels;
+``--token-lifetime SECONDS`` makes interaction tokens expire sooner than Discord's 15
+minutes (with a ``--warmup`` longer than it, the window is a long game's steady state).
 
     python -m bench.load --tables 50 --think 0 --duration 20
     python -m bench.load --tables 50 --game speahx --duration 20
@@ -32,6 +64,10 @@ game the database holds: its table posted, every hand sent, none twice.
     python -m bench.load --tables 1000 --think 5 --duration 20 --open-rate 20
     python -m bench.load --tables 400 --think 5 --open-rate 20 --kill-at 10
     python -m bench.load --tables 50 --bot-root OTHER_CHECKOUT   # the same load on other code
+    python -m bench.load --tables 200 --think 2 --no-limits "A/B: the cost of the limits"
+    python -m bench.load --tables 100 --think 2 --duration 40 --outage 10:15
+    python -m bench.load --tables 100 --think 2 --token-lifetime 5 --warmup 10
+    python -m bench.load --tables 200 --open-rate 50 --dm-open-limit 5/5
 
 The run stops by itself: the bot is told to quit (killed after a grace period).
 """
@@ -40,8 +76,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -54,15 +92,21 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bench._latency import percentile
+from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+from bot.fakediscord.ratelimits import Limits, Rate
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 
 ANSWER = re.compile(r"^/interactions/[^/]+/[^/]+/callback$")
+INTERACTION_TOKEN = re.compile(r"^/(?:interactions/[^/]+/[^/]+/callback$|webhooks/)")
+"""Routes of an interaction's token (its answer, then its webhook): not the bot token's."""
+HAND_BUTTON = re.compile(r"^gn:(?:hand:([a-z][a-z0-9_]*):(\d+)|([a-z][a-z0-9_]*):(\d+):hand)$")
+"""The table's "Show my hand" button: it names the game the table message shows."""
 MOVE = re.compile(r"^gns?:(?:papayoo|speahx):(\d+):(do|pick|play|choose|pass):(.*)$")
 GAMES = {
     "papayoo": lambda args: {"rounds": args.rounds, "turn_seconds": args.turn_seconds},
@@ -74,12 +118,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class LoadFake(FakeDiscord):
-    """The fake Discord, waking the players whose DMs changed."""
+    """The fake Discord, keeping each channel's messages in a list (the fake only keeps them
+    by id), waking the players whose DMs changed and telling ``observer`` of every message
+    created or edited."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.changed: dict[int, asyncio.Event] = {}
         self.keep_history = False
+        self.messages_in: dict[int, list[FakeMessage]] = {}
+        self.observer: Callable[[FakeMessage], None] | None = None
 
     def watch(self, channel_id: int) -> asyncio.Event:
         event = self.changed.get(channel_id)
@@ -88,6 +136,8 @@ class LoadFake(FakeDiscord):
         return event
 
     def _poke(self, msg: FakeMessage) -> None:
+        if self.observer is not None:
+            self.observer(msg)
         event = self.changed.get(msg.channel.id)
         if event is not None:
             event.set()
@@ -100,6 +150,7 @@ class LoadFake(FakeDiscord):
         self, channel: FakeChannel, author: FakeUser, payload: dict[str, Any], **extra: Any
     ) -> FakeMessage:
         msg = super()._new_message(channel, author, payload, **extra)
+        self.messages_in.setdefault(channel.id, []).append(msg)
         self._poke(msg)
         return msg
 
@@ -108,6 +159,30 @@ class LoadFake(FakeDiscord):
         if not self.keep_history:
             msg.history.clear()
         self._poke(msg)
+
+
+@dataclass
+class Timeline:
+    """When the fake applied what the players see (``time.monotonic()`` seconds)."""
+
+    tables: dict[int, int] = field(default_factory=dict)
+    """Table message id -> its game's id (the message carrying the game's hand button)."""
+    table_shown: dict[int, list[float]] = field(default_factory=dict)
+    """Game id -> when its table message was posted or edited, in order."""
+    posted: dict[int, float] = field(default_factory=dict)
+    """Table channel id -> when a game's table first showed there."""
+    moves: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
+    """Game id -> (answered at, player id) of every move answered."""
+    live: dict[int, bool] = field(default_factory=dict)
+    """Player id -> whether their DM hand shows a live control now."""
+    went_live: list[tuple[float, int, int]] = field(default_factory=list)
+    """(at, player id, game id): a DM hand went from no live control to a live one."""
+    changed: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
+    """Game id -> when its state changed in the database, from the window on: (the poll
+    before, the poll that saw it), the change fell between them (:func:`watch_games`)."""
+
+    def move_times(self, game_id: int) -> list[float]:
+        return sorted(t for t, _ in self.moves.get(game_id, ()))
 
 
 @dataclass
@@ -201,6 +276,10 @@ class TableRun:
     seated: list[FakeUser] = field(default_factory=list)
     """The host and those whose Join was answered."""
     started: bool = False
+    start_clicked: float | None = None
+    """When the host clicked Start (monotonic)."""
+    busy: bool = False
+    """Start was answered "busy": the table starts when the bot has room."""
 
 
 class Load:
@@ -213,6 +292,39 @@ class Load:
         self.measuring = False
         self.stop = asyncio.Event()
         self.rng = random.Random(args.seed)
+        self.timeline = Timeline()
+        fake.observer = self.observe
+
+    def observe(self, msg: FakeMessage) -> None:
+        """A message was posted or edited: a table shown, a hand gone live."""
+        now = time.monotonic()
+        line = self.timeline
+        channel = msg.channel
+        if channel.is_dm:
+            user = channel.recipient
+            if user is None:
+                return
+            live = self.controls(user)
+            was = line.live.get(user.id, False)
+            line.live[user.id] = bool(live)
+            match = MOVE.match(str(live[0][1]["custom_id"])) if live else None
+            if match and not was:
+                line.went_live.append((now, user.id, int(match.group(1))))
+            return
+        if msg.ephemeral:
+            return
+        game_id = line.tables.get(msg.id)
+        if game_id is None:
+            for comp in self.fake.components_of(msg):
+                match = HAND_BUTTON.match(str(comp.get("custom_id", "")))
+                if match:
+                    game_id = int(match.group(2) or match.group(4))
+                    break
+            else:
+                return
+            line.tables[msg.id] = game_id
+            line.posted.setdefault(channel.id, now)
+        line.table_shown.setdefault(game_id, []).append(now)
 
     def build(self) -> None:
         guild = self.fake.add_guild("Office")
@@ -261,8 +373,14 @@ class Load:
         for user in others:
             if await self._interact(fig, self.fake.click(user, message, join, settle=0)):
                 table.seated.append(user)
+        table.start_clicked = time.monotonic()
         result = await self._interact(fig, self.fake.click(host, message, start, settle=0))
         table.started = result is not None
+        table.busy = (
+            result is not None
+            and "busy" in result.text.lower()
+            and table.channel.id not in self.timeline.posted
+        )
 
     async def rush_phase(self, tables: list[TableRun]) -> float:
         began = time.monotonic()
@@ -325,9 +443,15 @@ class Load:
                 coro = self.fake.select(user, msg, comp["custom_id"], values, settle=0)
             else:
                 coro = self.fake.click(user, msg, comp["custom_id"], settle=0)
-            done.update((c["custom_id"], m.edited_mono) for m, c in live)
+            used = {(c["custom_id"], m.edited_mono) for m, c in live}
+            done.update(used)
             result = await self._interact(fig, coro)
             fig.moves += 1
+            self._moved(comp["custom_id"], user, result)
+            if result is None:  # not answered (an outage): click again a moment later
+                done.difference_update(used)
+                await asyncio.sleep(1.0)
+                continue
             if result is not None and result.callback_type not in (6, 7):
                 fig.fail("not an update")
             if result is not None and result.response is not None:
@@ -337,17 +461,33 @@ class Load:
                     if b.custom_id and ":pass:" in b.custom_id and not b.disabled
                 ]
                 if confirm:  # an older Papayoo: the pass is confirmed with a button
-                    await self._interact(
+                    again = await self._interact(
                         fig, self.fake.click(user, result.response, confirm[0].custom_id, settle=0)
                     )
                     fig.moves += 1
+                    self._moved(confirm[0].custom_id, user, again)
+
+    def _moved(self, custom_id: str | None, user: FakeUser, result: Any) -> None:
+        """A move answered: when, in which game, by whom."""
+        match = MOVE.match(custom_id or "")
+        answered = result.interaction.callback_mono if result is not None else None
+        if match and answered is not None:
+            moves = self.timeline.moves.setdefault(int(match.group(1)), [])
+            moves.append((answered, user.id))
+
+    def waiting(self) -> list[TableRun]:
+        """Lobbies whose Start was answered "busy" and whose table is not posted yet."""
+        return [t for t in self.tables if t.busy and t.channel.id not in self.timeline.posted]
 
     def stuck(self) -> int:
-        """Started tables (the Start click answered) where a player has no hand 20 s later."""
+        """Started tables (the Start click answered) where a player has no hand 20 s later
+        (lobbies still waiting for room are counted apart: :meth:`waiting`)."""
         stuck = 0
         for table in self.tables:
             if not table.started:
                 continue  # counted as rush failures, not as stuck games
+            if table.busy and table.channel.id not in self.timeline.posted:
+                continue
             for user in table.seated:
                 channel = user.dm_channel
                 msgs = self.fake.messages_in.get(channel.id, ()) if channel else ()
@@ -390,21 +530,6 @@ def check_starts(db: Path, load: Load) -> dict[str, Any]:
     return out
 
 
-def index_messages(fake: LoadFake) -> None:
-    """Keep each channel's messages in a list (the fake only keeps them by id)."""
-    fake.messages_in = {}  # type: ignore[attr-defined]
-    original = fake._new_message
-
-    def new_message(
-        channel: FakeChannel, author: FakeUser, payload: dict[str, Any], **extra: Any
-    ) -> FakeMessage:
-        msg = original(channel, author, payload, **extra)
-        fake.messages_in.setdefault(channel.id, []).append(msg)  # type: ignore[attr-defined]
-        return msg
-
-    fake._new_message = new_message  # type: ignore[method-assign]
-
-
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -419,9 +544,197 @@ def summary(values: list[float]) -> str:
     )
 
 
+def games_in(db: Path, kind: str) -> dict[int, tuple[int, str, int]]:
+    """The database's games of ``kind``: id -> (channel id, status, version)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        rows = conn.execute(
+            "SELECT id, channel_id, status, version FROM games WHERE kind = ?", (kind,)
+        ).fetchall()
+    return {row[0]: (row[1], row[2], row[3]) for row in rows}
+
+
+async def watch_games(db: Path, load: Load, every: float = 0.5) -> None:
+    """Until the players stop: when each game's state changed in the database (a move
+    committed), as (the poll before, the poll that saw it). A click answered without a
+    move (a control gone stale in an outage, answered with the current hand) changes
+    nothing there."""
+    seen: dict[int, int] = {}
+    before = time.monotonic()
+    while not load.stop.is_set():
+        now = time.monotonic()
+        for game_id, (_, _, version) in games_in(db, load.args.game).items():
+            if seen.get(game_id, version) != version:
+                load.timeline.changed.setdefault(game_id, []).append((before, now))
+            seen[game_id] = version
+        before = now
+        await asyncio.sleep(every)
+
+
+def worst_second(times: list[float]) -> int:
+    """The most of ``times`` within any one second."""
+    times = sorted(times)
+    worst = start = 0
+    for end, at in enumerate(times):
+        while at - times[start] >= 1.0:
+            start += 1
+        worst = max(worst, end - start + 1)
+    return worst
+
+
+def figures_ms(values: list[float]) -> dict[str, float | None]:
+    """p50 / p99 / max in ms (None without values), for --json."""
+    if not values:
+        return {"n": 0, "p50_ms": None, "p99_ms": None, "max_ms": None}
+    return {
+        "n": len(values),
+        "p50_ms": statistics.median(values) * 1000,
+        "p99_ms": percentile(values, 0.99) * 1000,
+        "max_ms": max(values) * 1000,
+    }
+
+
+def rest_limits(
+    fake: LoadFake, marks: tuple[int, int], window: tuple[float, float]
+) -> dict[str, Any]:
+    """What Discord's limits see of the window's calls (``marks``: the call log's bookmarks at
+    its start and end; ``window``: its monotonic start and end) and of the whole run."""
+    m0, m1 = marks
+    t0, t1 = window
+    seconds = max(t1 - t0, 1e-9)
+    calls = fake.calls[m0:m1]
+    limiter = getattr(fake, "rate_limiter", None)
+    if limiter is not None:  # the fake's own verdict: what counted against the global limit
+        bot_times = [fake.calls[i].at for i, _ in limiter.global_calls if m0 <= i < m1]
+    else:
+        bot_times = [c.at for c in calls if not INTERACTION_TOKEN.match(c.route)]
+    by_token = sum(1 for c in calls if INTERACTION_TOKEN.match(c.route))
+    hits = list(getattr(fake, "rate_limited", ()))
+    clock = getattr(fake, "rest_clock", time.monotonic)
+    shift = clock() - time.monotonic()  # rest clock - monotonic (0 unless moved)
+    in_window = [h for h in hits if t0 + shift <= h.at <= t1 + shift]
+    if limiter is None:  # an older fake: its 429s, scope unknown
+        hits = [c for c in fake.calls if c.status == 429]
+        in_window = [c for c in calls if c.status == 429]
+
+    def scopes(rows: list[Any]) -> dict[str, int]:
+        counts = Counter(getattr(r, "scope", "unknown") for r in rows)
+        return {scope: counts.get(scope, 0) for scope in ("global", "user", "shared")} | {
+            k: v for k, v in counts.items() if k not in ("global", "user", "shared")
+        }
+
+    invalid = sum(1 for c in calls if c.status in (401, 403, 429))
+    first = fake.calls[0].at if fake.calls else t0
+    run_s = max((fake.calls[-1].at if fake.calls else t1) - first, 1e-9)
+    run_invalid = sum(1 for c in fake.calls if c.status in (401, 403, 429))
+    own = fake.invalid_requests(600.0) if hasattr(fake, "invalid_requests") else None
+    return {
+        "bot_calls": len(bot_times),
+        "bot_per_s": len(bot_times) / seconds,
+        "bot_worst_s": worst_second(bot_times),
+        "token_calls": by_token,
+        "r429": scopes(in_window),
+        "r429_routes": Counter(f"{h.method} {h.route}" for h in in_window).most_common(3),
+        "r429_run": scopes(hits),
+        "invalid": invalid,
+        "invalid_per_10min": invalid * 600.0 / seconds,
+        "invalid_run": run_invalid,
+        "invalid_run_per_10min": run_invalid * 600.0 / run_s,
+        "invalid_fake_10min": own,
+        "banned": bool(getattr(fake, "banned", False)),
+    }
+
+
+def what_players_saw(
+    load: Load,
+    window: tuple[float, float],
+    games_end: dict[int, tuple[int, str, int]],
+    outage: dict[str, Any],
+) -> dict[str, Any]:
+    """Table staleness, turn handoffs, stalled games and tables behind, waiting lobbies,
+    the games after an outage."""
+    t0, t1 = window
+    line = load.timeline
+    times = {game_id: line.move_times(game_id) for game_id in line.moves}
+    stale: list[float] = []
+    unshown = 0
+    for game_id, moves in times.items():
+        shown = line.table_shown.get(game_id, [])
+        for at in moves:
+            if t0 <= at <= t1:
+                i = bisect.bisect_right(shown, at)
+                if i < len(shown):
+                    stale.append(shown[i] - at)
+                else:
+                    unshown += 1
+    handoffs: list[float] = []
+    for at, _, game_id in line.went_live:
+        moves = times.get(game_id) or []
+        i = bisect.bisect_right(moves, at) - 1
+        if i >= 0 and t0 <= moves[i] <= t1:
+            handoffs.append(at - moves[i])
+    quiet = max(10.0, 5 * load.args.think)
+    stalled = []
+    for game_id, (channel_id, status, _) in games_end.items():
+        changes = [seen for _, seen in line.changed.get(game_id, ())]
+        last = max(changes or [line.posted.get(channel_id, -math.inf)])
+        if status == "active" and t1 - last > quiet:
+            stalled.append(game_id)
+    behind = []
+    for game_id, moves in times.items():
+        latest = max((at for at in moves if at <= t1), default=None)
+        shown = [at for at in line.table_shown.get(game_id, []) if at <= t1]
+        if latest is not None and latest <= t1 - 10 and (not shown or shown[-1] < latest):
+            behind.append(game_id)
+    waits = [
+        max(0.0, line.posted[t.channel.id] - t.start_clicked)
+        for t in load.tables
+        if t.start_clicked is not None and t.channel.id in line.posted
+    ]
+    out: dict[str, Any] = {
+        "staleness": figures_ms(stale),
+        "unshown_moves": unshown,
+        "handoff": figures_ms(handoffs),
+        "quiet_s": quiet,
+        "stalled": len(stalled),
+        "stalled_ids": sorted(stalled)[:10],
+        "behind": len(behind),
+        "behind_ids": sorted(behind)[:10],
+        "busy": sum(1 for t in load.tables if t.busy),
+        "start_wait": figures_ms(waits),
+        "never_posted": sum(
+            1
+            for t in load.tables
+            if t.start_clicked is not None and t.channel.id not in line.posted
+        ),
+    }
+    if outage:
+        ended = outage["ended"]
+        on = {g for g, polls in line.changed.items() if any(after >= ended for after, _ in polls)}
+        running = outage["running"]
+        out["outage"] = {
+            "at_s": outage["began"] - t0,
+            "seconds": ended - outage["began"],
+            "running": len(running),
+            "stopped": len(running - on),
+            "stopped_ids": sorted(running - on)[:10],
+            "after_s": t1 - ended,
+        }
+    return out
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    if args.no_limits is not None:
+        return Limits.off(args.no_limits)
+    if args.dm_open_limit is not None:
+        return Limits(dm_open=args.dm_open_limit)
+    return Limits()
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    fake = LoadFake()
-    index_messages(fake)
+    options: dict[str, Any] = {"limits": limits_of(args)}
+    if args.token_lifetime is not None:
+        options["token_lifetime"] = args.token_lifetime
+    fake = LoadFake(**options)
     await fake.start(patch=False)
     load = Load(fake, args)
     load.build()
@@ -457,15 +770,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
                 restart_s = time.monotonic() - killed
             rush_seconds = await asyncio.wait_for(rush, args.timeout)
+            unposted_after_rush = sum(
+                1
+                for t in load.tables
+                if t.start_clicked is not None and t.channel.id not in load.timeline.posted
+            )
             players = [
                 asyncio.create_task(load.player(table, user))
                 for table in load.tables
                 for user in table.users
             ]
             settled = time.monotonic() + 20
-            while load.stuck() and time.monotonic() < settled:
+            while (load.stuck() or load.waiting()) and time.monotonic() < settled:
                 await asyncio.sleep(0.5)
             stuck = load.stuck()
+            waiting = len(load.waiting())
             starts = check_starts(Path(tmp) / "load.sqlite3", load) if args.kill_at else None
             await asyncio.sleep(args.warmup)
             live = await bot.stats("gc")
@@ -478,8 +797,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await perf.start(bot.proc.pid)
             before = await bot.stats("profile" if args.profile else "stats")
             load.measuring = True
+            t0, m0 = time.monotonic(), len(fake.calls)
+            watcher = asyncio.create_task(watch_games(Path(tmp) / "load.sqlite3", load))
             driver_cpu = -cpu_seconds()
+            outage: dict[str, Any] = {}
+            if args.outage:
+                outage_task = asyncio.create_task(
+                    start_outage(fake, Path(tmp) / "load.sqlite3", args, outage)
+                )
             await asyncio.sleep(args.duration)
+            t1, m1 = time.monotonic(), len(fake.calls)
+            games_end = games_in(Path(tmp) / "load.sqlite3", args.game)
             after = await bot.stats()
             instructions = await perf.stop()
             driver_cpu += cpu_seconds()
@@ -487,6 +815,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             calls = fake.calls[mark:]
             load.stop.set()
             await asyncio.gather(*players, return_exceptions=True)
+            if args.outage:
+                await outage_task
+            await watcher
+            limited = rest_limits(fake, (m0, m1), (t0, t1))
+            saw = what_players_saw(load, (t0, t1), games_end, outage)
             log_lines = Counter[str]()
             logs = [Path(tmp) / "bot.log", Path(tmp) / "bot2.log"]  # bot2: after a kill -9
             text = "\n".join(p.read_text(errors="replace") for p in logs if p.exists())
@@ -522,6 +855,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "p99_ms": percentile(play.latencies, 0.99) * 1000 if play.latencies else 0,
         "failures": dict(play.failures),
         "rest_per_move": len(rest) / max(1, play.moves),
+        "bot_per_move": limited["bot_calls"] / max(1, play.moves),
+        "token_per_move": limited["token_calls"] / max(1, play.moves),
+        **limited,
+        **saw,
+        "waiting_after_rush": unposted_after_rush,
+        "waiting": waiting,
+        "limits": "off: " + args.no_limits if args.no_limits is not None else "on",
+        "dm_open_limit": args.dm_open_limit and (args.dm_open_limit.limit, args.dm_open_limit.per),
+        "token_lifetime": getattr(fake, "token_lifetime", None),
         "rest_kinds": Counter(f"{c.method} {c.route}" for c in rest).most_common(6),
         "cpu_ms": 1000 * cpu / max(1, interactions),
         "cpu_share": cpu / window,
@@ -548,6 +890,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "growth": growth,
     }
     return out
+
+
+async def start_outage(
+    fake: LoadFake, db: Path, args: argparse.Namespace, out: dict[str, Any]
+) -> None:
+    """``--outage AT:SECONDS``: Discord's REST API down AT seconds into the window; which
+    games were running then."""
+    at, seconds = args.outage
+    await asyncio.sleep(at)
+    games = games_in(db, args.game)
+    out["running"] = {g for g, (_, status, _) in games.items() if status == "active"}
+    out["began"] = time.monotonic()
+    out["ended"] = out["began"] + seconds
+    fake.outage(seconds)
 
 
 class Instructions:
@@ -581,11 +937,77 @@ class Instructions:
         return counts
 
 
+def ms(figures: dict[str, Any]) -> str:
+    if not figures["n"]:
+        return "none"
+    return (
+        f"p50 {figures['p50_ms']:.0f} ms, p99 {figures['p99_ms']:.0f} ms,"
+        f" max {figures['max_ms']:.0f} ms"
+    )
+
+
+def report_limits(out: dict[str, Any]) -> None:
+    """The window as Discord's limits see it, and what the players saw of the tables."""
+    setup = "Discord's limits" if out["limits"] == "on" else f"no limits ({out['limits']})"
+    if out["dm_open_limit"]:
+        setup += ", DM opens {} per {:g} s".format(*out["dm_open_limit"])
+    if out["token_lifetime"] is not None:
+        setup += f", interaction tokens expire after {out['token_lifetime']:g} s"
+
+    def scopes(counts: dict[str, int]) -> str:
+        return ", ".join(f"{scope} {n}" for scope, n in counts.items())
+
+    print(
+        f"  REST ({setup}): bot-token calls {out['bot_per_s']:.1f}/s mean,"
+        f" {out['bot_worst_s']} in the worst second; per move {out['bot_per_move']:.2f}"
+        f" bot-token and {out['token_per_move']:.2f} interaction-token calls"
+        f" (REST calls per move besides interaction answers: {out['rest_per_move']:.2f})"
+    )
+    fake_count = (
+        f", the fake's count over 10 min {out['invalid_fake_10min']}"
+        if out["invalid_fake_10min"] is not None
+        else ""
+    )
+    print(
+        f"  429s in the window: {scopes(out['r429'])}"
+        + (f" ({out['r429_routes']})" if out["r429_routes"] else "")
+        + f"; whole run: {scopes(out['r429_run'])}. Invalid requests (401/403/429):"
+        f" {out['invalid']} in the window = {out['invalid_per_10min']:.0f} per 10 min;"
+        f" {out['invalid_run']} in the run = {out['invalid_run_per_10min']:.0f} per 10 min"
+        f"{fake_count}" + (" -- BANNED by the fake Discord" if out["banned"] else "")
+    )
+    print(
+        f"  tables: staleness (a move answered -> its table edited) {ms(out['staleness'])},"
+        f" {out['unshown_moves']} moves of the window never shown; turn handoff (a move"
+        f" answered -> the next player's live control) {ms(out['handoff'])}"
+    )
+    print(
+        f"  stalled games (running, state unchanged in the last {out['quiet_s']:g} s):"
+        f" {out['stalled']}"
+        + (f" {out['stalled_ids']}" if out["stalled"] else "")
+        + f"; tables behind (a move over 10 s old not shown): {out['behind']}"
+        + (f" {out['behind_ids']}" if out["behind"] else "")
+    )
+    outage = out.get("outage")
+    if outage:
+        print(
+            f"  outage {outage['seconds']:g} s from {outage['at_s']:.1f} s into the window"
+            f" ({outage['after_s']:.1f} s measured after it): {outage['running']} games"
+            f" running, {outage['stopped']} without a move after it (state unchanged)"
+            + (f" {outage['stopped_ids']}" if outage["stopped"] else "")
+        )
+
+
 def report(out: dict[str, Any]) -> None:
     print(
         f"{out['tables']} tables, think {out['think']} s | start rush {out['rush_s']:.1f} s:"
         f" answers {out['rush']}, failures {out['rush_failures'] or 0}, tables not started"
         f" {out['not_started']}, started games without every hand {out['stuck']}"
+    )
+    print(
+        f"  starts: {out['busy']} answered busy, {out['waiting_after_rush']} lobbies without"
+        f" their table at the end of the rush, {out['waiting']} still waiting 20 s later,"
+        f" {out['never_posted']} never; Start -> table posted {ms(out['start_wait'])}"
     )
     if out["starts"] is not None:
         starts = out["starts"]
@@ -604,9 +1026,9 @@ def report(out: dict[str, Any]) -> None:
         f" {out['sys_share']:.0%} of it in the kernel),"
         f" {out['db_calls']:.1f} db trips ({out['db_trips']:.1f} through a thread),"
         f" {out['threads']:.2f} to_thread,"
-        f" {out['log_lines']:.2f} log lines per interaction (players: {out['driver_share']:.0%});"
-        f" REST calls per move {out['rest_per_move']:.2f}"
+        f" {out['log_lines']:.2f} log lines per interaction (players: {out['driver_share']:.0%})"
     )
+    report_limits(out)
     print(
         f"  event loop: a callback due runs {out['lag_mean_ms']:.1f} ms late on average,"
         f" {out['lag_max_ms']:.0f} ms at worst; garbage collector {out['gc_ms']:.2f} ms per"
@@ -628,6 +1050,26 @@ def report(out: dict[str, Any]) -> None:
         print(f"    heap growth: {row}")
     print(f"  REST: {out['rest_kinds']}")
     print(f"  log: {out['top_log']}")
+
+
+def rate(text: str) -> Rate:
+    """``N/S``: N per S seconds."""
+    try:
+        count, seconds = text.split("/")
+        return Rate(int(count), float(seconds))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"expected N/S (e.g. 5/5), not {text!r}") from err
+
+
+def outage_spec(text: str) -> tuple[float, float]:
+    """``AT:SECONDS``."""
+    try:
+        at, seconds = (float(x) for x in text.split(":"))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"expected AT:SECONDS (e.g. 5:10), not {text!r}") from err
+    if at < 0 or seconds <= 0:
+        raise argparse.ArgumentTypeError("AT must be >= 0 and SECONDS > 0")
+    return at, seconds
 
 
 def main() -> None:
@@ -657,8 +1099,38 @@ def main() -> None:
         help="kill -9 the bot this many seconds into the start rush, restart it on its"
         " database, then check every game's table and hands (none missing, none twice)",
     )
+    parser.add_argument(
+        "--dm-open-limit",
+        type=rate,
+        metavar="N/S",
+        help="the fake allows N DM openings (POST /users/@me/channels) per S seconds",
+    )
+    parser.add_argument(
+        "--token-lifetime",
+        type=float,
+        metavar="SECONDS",
+        help="interaction tokens expire after this (Discord: 900): long games' steady state",
+    )
+    parser.add_argument(
+        "--no-limits",
+        metavar="REASON",
+        help="run the fake Discord without rate limits (for A/B figures), saying why",
+    )
+    parser.add_argument(
+        "--outage",
+        type=outage_spec,
+        metavar="AT:SECONDS",
+        help="Discord's REST API down AT seconds into the window for SECONDS; then check"
+        " that every game running went on",
+    )
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
+    if args.no_limits is not None and args.dm_open_limit is not None:
+        parser.error("--no-limits and --dm-open-limit exclude each other")
+    if args.no_limits is not None and not args.no_limits.strip():
+        parser.error("--no-limits needs a reason")
+    if args.outage and sum(args.outage) >= args.duration:
+        parser.error("--outage must end within the window (--duration)")
     out = asyncio.run(run(args))
     report(out)
     if args.json:
