@@ -74,7 +74,7 @@ OPTIONAL_GUARD = 1_000
 """Refused requests in 10 minutes past which optional calls are dropped."""
 NOTICE_GUARD = 3_000
 """... past which notices and records are dropped too (only what players wait for goes)."""
-CONGESTED_SECONDS = 2.0
+CONGESTED_SECONDS = 3.0
 """Waiting requests needing more than this (at the budget's rate) mean the bot is busy."""
 BACKOFF_MAX = 30.0
 REPORT_EVERY = 60.0
