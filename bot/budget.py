@@ -7,9 +7,11 @@ about an hour. discord.py waits out the per-route buckets it is told about, but 
 keeps a busy bot under the global limit. :class:`RestBudget` does, for every request the
 bot's HTTP session makes:
 
-- **Pacing.** A request that counts against the global limit waits for a place in a sliding
-  one-second window of ``rate`` calls (``REST_CALLS_PER_SECOND``, 80% of Discord's 50 by
-  default: the headroom covers clocks and the network). Interaction endpoints never wait.
+- **Pacing.** A request that counts against the global limit waits for a place among
+  ``rate`` calls (``REST_CALLS_PER_SECOND``, 80% of Discord's 50 by default). A place is held
+  while the request is in flight and for one second after its answer: Discord counts a
+  request when it arrives, somewhere between the two, so however the network delays them,
+  no second at Discord sees more than ``rate`` of them. Interaction endpoints never wait.
 - **Priorities.** Waiting requests go out by :class:`Priority` (then in order of arrival):
   what unblocks a player (the next player's controls, a start's table and hands) before
   table refreshes, those before notices and records. A coroutine names its priority with
@@ -159,6 +161,8 @@ class RestBudget:
         self.capacity = max(1, int(rate * WINDOW))
         self._now = now
         self._sent: deque[float] = deque()
+        """When requests in the last second were answered (their places free up after it)."""
+        self._in_flight = 0
         self._waiters: list[_Waiter] = []
         self._seq = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
@@ -190,12 +194,16 @@ class RestBudget:
         prepaid = _PREPAID.get()
         if prepaid is not None and prepaid[0] > 0:
             prepaid[0] -= 1
-            return
-        await self.acquire(_PRIORITY.get())
+        else:
+            await self.acquire(_PRIORITY.get())
+        ctx.paced = True
 
     async def _on_end(
         self, session: aiohttp.ClientSession, ctx: SimpleNamespace, params: Any
     ) -> None:
+        if getattr(ctx, "paced", False):
+            ctx.paced = False
+            self.release()
         status = params.response.status
         if status in (401, 403, 429):
             scope = params.response.headers.get("X-RateLimit-Scope", "")
@@ -218,14 +226,17 @@ class RestBudget:
     async def _on_exception(
         self, session: aiohttp.ClientSession, ctx: SimpleNamespace, params: Any
     ) -> None:
+        if getattr(ctx, "paced", False):
+            ctx.paced = False
+            self.release()
         if counts_globally(params.url):
             self._failed()
 
     # -- pacing ------------------------------------------------------------------------------
 
     async def acquire(self, level: Priority = Priority.UNBLOCK) -> None:
-        """Wait for a place in the window (raises :class:`Dropped` for a request the guard
-        drops)."""
+        """Wait for a place (raises :class:`Dropped` for a request the guard drops); the
+        place is held until :meth:`release` (the trace calls it when the answer came)."""
         if self.dropping(level):
             self.figures.dropped += 1
             raise Dropped(f"{level.name} request dropped: {self.invalid_requests()} refused")
@@ -271,11 +282,11 @@ class RestBudget:
             return False
         while self._sent and self._sent[0] <= now - WINDOW:
             self._sent.popleft()
-        return len(self._sent) < self.capacity
+        return len(self._sent) + self._in_flight < self.capacity
 
     def _take(self) -> None:
         now = self._now()
-        self._sent.append(now)
+        self._in_flight += 1
         self.figures.sent += 1
         second = int(now)
         self._worst_second[second] = self._worst_second.get(second, 0) + 1
@@ -283,11 +294,17 @@ class RestBudget:
             self._probing = True  # one request at a time until Discord answers again
         self._maybe_report()
 
+    def release(self) -> None:
+        """A request that held a place was answered: its place frees up a second later."""
+        self._in_flight = max(0, self._in_flight - 1)
+        self._sent.append(self._now())
+        with contextlib.suppress(RuntimeError):
+            self._schedule()
+
     def _give_back(self) -> None:
         """A place taken but not used (the edit went through an interaction's token)."""
-        if self._sent:
-            self._sent.pop()
-            self.figures.sent -= 1
+        self._in_flight = max(0, self._in_flight - 1)
+        self.figures.sent -= 1
         self._schedule()
 
     def _schedule(self) -> None:
@@ -306,7 +323,7 @@ class RestBudget:
         at = now + 0.05
         if now < self._paused_until:
             at = self._paused_until
-        elif self._sent and len(self._sent) >= self.capacity:
+        elif self._sent and len(self._sent) + self._in_flight >= self.capacity:
             at = self._sent[0] + WINDOW
         loop = asyncio.get_running_loop()
         self._wake = loop.call_later(max(0.0, at - now) + 0.001, self._woken)

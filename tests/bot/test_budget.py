@@ -33,6 +33,12 @@ class Clock:
         return self.t
 
 
+async def call(budget: RestBudget, level: Priority = Priority.UNBLOCK) -> None:
+    """A request answered at once: its place is held for a second after the answer."""
+    await budget.acquire(level)
+    budget.release()
+
+
 async def settle() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
@@ -59,8 +65,8 @@ async def test_calls_beyond_the_rate_wait_for_the_window() -> None:
     clock = Clock()
     budget = RestBudget(5, now=clock)
     for _ in range(5):
-        await budget.acquire()
-    late = asyncio.ensure_future(budget.acquire())
+        await call(budget)
+    late = asyncio.ensure_future(call(budget))
     await settle()
     assert not late.done()
     clock.t += 0.5
@@ -77,18 +83,18 @@ async def test_calls_beyond_the_rate_wait_for_the_window() -> None:
 async def test_what_unblocks_a_player_goes_before_tables_and_notices() -> None:
     clock = Clock()
     budget = RestBudget(1, now=clock)
-    await budget.acquire()
+    await call(budget)
     order: list[str] = []
 
-    async def call(name: str, level: Priority) -> None:
-        await budget.acquire(level)
+    async def named(name: str, level: Priority) -> None:
+        await call(budget, level)
         order.append(name)
 
     tasks = [
-        asyncio.ensure_future(call("notice", Priority.NOTICE)),
-        asyncio.ensure_future(call("table", Priority.TABLE)),
-        asyncio.ensure_future(call("hand", Priority.UNBLOCK)),
-        asyncio.ensure_future(call("table2", Priority.TABLE)),
+        asyncio.ensure_future(named("notice", Priority.NOTICE)),
+        asyncio.ensure_future(named("table", Priority.TABLE)),
+        asyncio.ensure_future(named("hand", Priority.UNBLOCK)),
+        asyncio.ensure_future(named("table2", Priority.TABLE)),
     ]
     await settle()
     for _ in tasks:
@@ -102,26 +108,29 @@ async def test_a_turn_is_used_by_the_first_request_and_given_back_when_unused() 
     clock = Clock()
     budget = RestBudget(2, now=clock)
     params = SimpleNamespace(url=yarl.URL("http://127.0.0.1/api/v10/channels/1/messages/2"))
+    ctx = SimpleNamespace()
     async with budget.turn(Priority.TABLE):
-        await budget._on_start(None, None, params)  # type: ignore[arg-type]  # prepaid
-    assert budget.figures.sent == 1
+        await budget._on_start(None, ctx, params)  # type: ignore[arg-type]  # prepaid
+    assert budget.figures.sent == 1 and ctx.paced
+    budget.release()
     async with budget.turn(Priority.TABLE):
         pass  # the edit went through an interaction's token: nothing was sent
     assert budget.figures.sent == 1
-    await budget.acquire()  # the place given back is free again at once
+    await call(budget)  # the place given back is free again at once
     assert budget.figures.sent == 2 and not budget._free()
 
 
 async def test_requests_inside_a_priority_block_wait_at_that_priority() -> None:
     clock = Clock()
     budget = RestBudget(1, now=clock)
-    await budget.acquire()
+    await call(budget)
     params = SimpleNamespace(url=yarl.URL("http://127.0.0.1/api/v10/channels/1/messages"))
     order: list[str] = []
 
     async def request(name: str, level: Priority) -> None:
         with priority(level):
-            await budget._on_start(None, None, params)  # type: ignore[arg-type]
+            await budget._on_start(None, SimpleNamespace(), params)  # type: ignore[arg-type]
+        budget.release()
         order.append(name)
 
     first = asyncio.ensure_future(request("notice", Priority.NOTICE))
@@ -138,9 +147,9 @@ async def test_requests_inside_a_priority_block_wait_at_that_priority() -> None:
 async def test_interaction_endpoints_never_wait() -> None:
     clock = Clock()
     budget = RestBudget(1, now=clock)
-    await budget.acquire()
+    await call(budget)
     answer = SimpleNamespace(url=yarl.URL("http://127.0.0.1/api/v10/interactions/1/t/callback"))
-    await asyncio.wait_for(budget._on_start(None, None, answer), 0.1)  # type: ignore[arg-type]
+    await asyncio.wait_for(budget._on_start(None, SimpleNamespace(), answer), 0.1)  # type: ignore[arg-type]
     assert budget.figures.exempt == 1
 
 
@@ -148,13 +157,13 @@ async def test_refusals_are_counted_and_optional_calls_dropped_far_from_the_ban(
     clock = Clock()
     budget = RestBudget(1000, now=clock)
     for _ in range(OPTIONAL_GUARD):
-        await budget._on_end(None, None, response(403))  # type: ignore[arg-type]
+        await budget._on_end(None, SimpleNamespace(), response(403))  # type: ignore[arg-type]
     assert budget.invalid_requests() == OPTIONAL_GUARD
     with pytest.raises(Dropped):
         await budget.acquire(Priority.OPTIONAL)
     await budget.acquire(Priority.NOTICE)  # notices still go
     for _ in range(NOTICE_GUARD - OPTIONAL_GUARD):
-        await budget._on_end(None, None, response(429))  # type: ignore[arg-type]
+        await budget._on_end(None, SimpleNamespace(), response(429))  # type: ignore[arg-type]
     with pytest.raises(Dropped):
         await budget.acquire(Priority.NOTICE)
     await budget.acquire(Priority.UNBLOCK)  # what players wait for always goes
@@ -167,12 +176,12 @@ async def test_refusals_are_counted_and_optional_calls_dropped_far_from_the_ban(
 async def test_shared_429s_do_not_count_and_a_global_429_pauses_everything() -> None:
     clock = Clock()
     budget = RestBudget(10, now=clock)
-    await budget._on_end(None, None, response(429, **{"X-RateLimit-Scope": "shared"}))  # type: ignore[arg-type]
+    await budget._on_end(None, SimpleNamespace(), response(429, **{"X-RateLimit-Scope": "shared"}))  # type: ignore[arg-type]
     assert budget.invalid_requests() == 0
     hit = response(429, **{"X-RateLimit-Global": "true", "Retry-After": "2"})
-    await budget._on_end(None, None, hit)  # type: ignore[arg-type]
+    await budget._on_end(None, SimpleNamespace(), hit)  # type: ignore[arg-type]
     assert budget.figures.global_429 == 1
-    waiting = asyncio.ensure_future(budget.acquire())
+    waiting = asyncio.ensure_future(call(budget))
     await settle()
     assert not waiting.done()
     clock.t += 2.1
@@ -184,15 +193,15 @@ async def test_shared_429s_do_not_count_and_a_global_429_pauses_everything() -> 
 async def test_an_outage_backs_off_and_probes_one_request_at_a_time() -> None:
     clock = Clock()
     budget = RestBudget(50, now=clock)
-    await budget._on_end(None, None, response(503))  # type: ignore[arg-type]
-    calls: list[Any] = [asyncio.ensure_future(budget.acquire()) for _ in range(3)]
+    await budget._on_end(None, SimpleNamespace(), response(503))  # type: ignore[arg-type]
+    calls: list[Any] = [asyncio.ensure_future(call(budget)) for _ in range(3)]
     await settle()
     assert not any(c.done() for c in calls)
     clock.t += 1.01  # past the first backoff (at most a second, jittered)
     budget._woken()
     await settle()
     assert sum(c.done() for c in calls) == 1  # one probe
-    await budget._on_end(None, None, response(200))  # type: ignore[arg-type]
+    await budget._on_end(None, SimpleNamespace(), response(200))  # type: ignore[arg-type]
     await settle()
     assert all(c.done() for c in calls)
 
@@ -200,8 +209,8 @@ async def test_an_outage_backs_off_and_probes_one_request_at_a_time() -> None:
 async def test_congestion_is_a_backlog_of_more_than_a_few_seconds() -> None:
     clock = Clock()
     budget = RestBudget(2, now=clock)
-    await budget.acquire()
-    await budget.acquire()
+    await call(budget)
+    await call(budget)
     room = int(2 * CONGESTED_SECONDS)
     waiting = [asyncio.ensure_future(budget.acquire(Priority.TABLE)) for _ in range(room)]
     await settle()
