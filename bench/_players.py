@@ -8,11 +8,14 @@ legal action), ``auto`` (the game's ``auto_action``, the turn timer's move), or 
 
 from __future__ import annotations
 
+import itertools
 import math
+import multiprocessing
 import random
 import statistics
 import time
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any
 
 from bench._latency import percentile
@@ -75,6 +78,11 @@ def mean_ci(values: list[float], fmt: str = "+.3f") -> str:
     return f"{mean:{fmt}} (95% CI {mean - half:{fmt}} .. {mean + half:{fmt}})"
 
 
+def share_ci(values: list[float]) -> str:
+    """``share (95% CI low .. high)`` of values in 0..1, as fractions (3 decimals)."""
+    return mean_ci(values, ".3f")
+
+
 def figures(seconds: list[float], digits: int = 1) -> str:
     """p50, p99 and max of durations given in seconds, in milliseconds."""
     ms = sorted(1000 * s for s in seconds)
@@ -107,3 +115,55 @@ class Decisions:
                     f" {figures(wall, digits)}; CPU {figures(cpu, digits)};"
                     f" fallbacks {fallbacks[0]}"
                 )
+
+    def print_match(self, indent: str = "  ", digits: int = 1) -> None:
+        """One line per level of a match: decisions, wall p50 / p99, CPU p50 / p99."""
+        for level in LEVELS:
+            if level in self.times:
+                wall, cpu, fallbacks = self.times[level]
+                ms = sorted(1000 * s for s in wall)
+                cms = sorted(1000 * s for s in cpu)
+                print(
+                    f"{indent}{level}: {len(wall)} decisions, wall p50"
+                    f" {percentile(ms, 0.5):.{digits}f} ms p99 {percentile(ms, 0.99):.{digits}f}"
+                    f" ms; CPU p50 {percentile(cms, 0.5):.{digits}f} ms p99"
+                    f" {percentile(cms, 0.99):.{digits}f} ms; fallbacks {fallbacks[0]}",
+                    flush=True,
+                )
+
+
+def _busy_loop(table: Callable[[int], object], first: int) -> None:
+    for seed in itertools.count(first):
+        table(seed)
+
+
+class Busy:
+    """``n`` other tables playing without pause in their own processes while a match is
+    measured (the load of a bot whose workers serve other tables): ``with Busy(table, n):``
+    where ``table(seed)`` plays one whole game. The processes are stopped on exit."""
+
+    def __init__(self, table: Callable[[int], object], n: int) -> None:
+        self.table = table
+        self.n = n
+        self.procs: list[multiprocessing.Process] = []
+
+    def __enter__(self) -> Busy:
+        for k in range(self.n):
+            proc = multiprocessing.Process(
+                target=_busy_loop, args=(self.table, 10_000_000 * (k + 1)), daemon=True
+            )
+            proc.start()
+            self.procs.append(proc)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        err: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            proc.join()
+        self.procs = []

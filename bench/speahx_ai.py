@@ -5,11 +5,14 @@ in every seat, then once per seat with ``X`` in that seat and ``B`` in the other
 seed, so the same deal and stock, the seats rotated. The loser is the last player holding
 cards (RULES.md section 3). For each deal the paired difference is the mean over the seats
 of (``B`` lost in that seat) - (``X`` lost there): positive when ``X`` loses less often than
-``B`` would in the same seat (``B`` loses 1/n of the seatings, one per deal). Prints how often
-``X`` lost against the 1/n of an equal, the mean difference with a 95% confidence interval
-(normal approximation over the deals), and the decision time per move (p50, p99, wall
-clock and CPU time: the CPU time is what the budget buys, the wall clock adds whatever else
-runs on the machine) of each computer level.
+``B`` would in the same seat (``B`` loses 1/n of the seatings, one per deal). Prints, per
+match, how often ``X`` lost against the 1/n of an equal with a 95% confidence interval, the
+mean difference with its 95% confidence interval (normal approximations over the deals),
+and the decision time per move (p50, p99, wall clock and CPU time: the CPU time is what
+the budget buys, the wall clock adds whatever else runs on the machine) of each computer
+level of the match; at the end, the same times over the whole run. ``--busy N`` keeps N
+other tables (all seats ``hard``) playing in their own processes meanwhile, the load of a
+bot whose workers serve other tables.
 
 Players: ``random`` (a seeded random legal action), ``auto`` (``Speahx.auto_action``, the
 turn timer's move), ``easy``, ``normal``, ``hard`` (``bot.ai.choose``).
@@ -17,6 +20,7 @@ turn timer's move), ``easy``, ``normal``, ``hard`` (``bot.ai.choose``).
     python -m bench.speahx_ai                          # every match below, 100 deals
     python -m bench.speahx_ai --match hard:easy --games 500 --jobs 2
     python -m bench.speahx_ai --match easy:random --games 200 --players 6 --jokers
+    python -m bench.speahx_ai --match hard:easy --games 20 --busy 2   # times under load
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench._players import Decisions, Policy, mean_ci, policy, timed_of
+from bench._players import Busy, Decisions, Policy, mean_ci, policy, share_ci, timed_of
 from bot.engine import new_game
 
 IDS = [f"p{i}" for i in range(1, 15)]
@@ -49,6 +53,11 @@ def play_deal(seed: int, seats: list[Policy], jokers: bool) -> int | None:
         k = seat[player]
         game.apply(player, seats[k](game, player, rnds[k]))
     return None
+
+
+def busy_table(seed: int, n: int = 4) -> None:
+    """One game with every seat ``hard`` (a table that keeps a worker busy)."""
+    play_deal(seed, [policy("hard", None)] * n, False)
 
 
 def deal_task(task: tuple[str, str, int, int, bool, int | None]) -> dict[str, Any]:
@@ -78,6 +87,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=range(2, 15), help="2 to 14")
     parser.add_argument("--jokers", action="store_true", help="play with the 2 jokers")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--busy", type=int, default=0, help="other tables (all hard) playing meanwhile"
+    )
     args = parser.parse_args()
     n = args.players
     print(
@@ -85,7 +97,7 @@ def main() -> None:
         f"jokers {'on' if args.jokers else 'off'}"
     )
     decisions = Decisions()
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs) as pool, Busy(busy_table, args.busy):
         for spec in args.match or MATCHES:
             x, base = spec.split(":")
             start = time.perf_counter()
@@ -93,6 +105,8 @@ def main() -> None:
                 (x, base, args.seed + d, n, args.jokers, args.budget_ms) for d in range(args.games)
             ]
             diffs: list[float] = []
+            shares: list[float] = []
+            match = Decisions()
             lost = unfinished = 0
             for res in pool.map(deal_task, tasks):
                 if res["unfinished"]:  # no loser in one of its games: the deal is left out
@@ -100,16 +114,20 @@ def main() -> None:
                 else:
                     lost += res["x_lost"]
                     diffs.append((1 - res["x_lost"]) / n)
+                    shares.append(res["x_lost"] / n)
                 decisions.add(res["timed"])
+                match.add(res["timed"])
             took = time.perf_counter() - start
             games = max(1, len(diffs) * n)
             print(
-                f"{x} vs {base}: {x} lost {lost}/{games} "
-                f"({lost / games:.3f}, an equal {1 / n:.3f}); "
+                f"{x} vs {base}: {x} lost {lost}/{games} games, "
+                f"{share_ci(shares) if shares else 'n/a'} (an equal {1 / n:.3f}); "
                 f"B lost - X lost per seat {mean_ci(diffs)}; "
                 f"deals left out (a game past {MAX_ACTIONS} actions) {unfinished}  [{took:.0f} s]",
                 flush=True,
             )
+            match.print_match()
+    print("whole run:")
     decisions.print(args.budget_ms)
 
 

@@ -6,8 +6,13 @@ are equally fast: at each step a seeded coin picks which of the players in ``to_
 acts next, and that player acts with its own policy on the current board (the race of
 two players who see and click as fast). Prints ``X``'s win rate over all games with a 95%
 confidence interval (normal approximation over the deals, each deal's two games paired;
-a draw counts half), and the decision time per move (p50, p99: wall clock and CPU time)
-of each computer level.
+a draw counts half), and, per match, the decision time per move (p50, p99: wall clock
+and CPU time) of each computer level of the match; at the end, the same over the whole
+run. ``--busy N`` keeps N other tables (``hard`` against ``hard``) playing in their own
+processes meanwhile, the load of a bot whose workers serve other tables.
+
+The cog gives each level its own reaction time; here both players are equally fast, so
+the win rate measures the levels' skill alone.
 
 Players: ``random`` (a seeded random legal action), ``auto`` (``Spit.auto_action``, what a
 computer seat did before it had an AI), ``easy``, ``normal``, ``hard`` (``bot.ai.choose``).
@@ -25,11 +30,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench._players import Decisions, Policy, mean_ci, policy, timed_of
+from bench._players import Busy, Decisions, Policy, mean_ci, policy, timed_of
 from bot.engine import new_game
+from bot.engine.spit import DEFAULTS
 
 IDS = ["p1", "p2"]
-MATCHES = ["hard:auto", "easy:auto", "hard:easy", "auto:random"]
+MATCHES = ["hard:easy", "normal:easy", "hard:normal", "easy:random", "hard:auto", "auto:random"]
 MAX_ACTIONS = 20_000
 """A game still running after this many actions is stopped: its deal is left out."""
 
@@ -50,6 +56,11 @@ def play_deal(seed: int, seats: list[Policy], options: dict[str, Any]) -> float 
         k = seat[player]
         game.apply(player, seats[k](game, player, rnds[k]))
     return None
+
+
+def busy_table(seed: int) -> None:
+    """One game, ``hard`` against ``hard`` (a table that keeps a worker busy)."""
+    play_deal(seed, [policy("hard", None), policy("hard", None)], dict(DEFAULTS))
 
 
 def deal_task(task: tuple[str, str, int, dict[str, Any], int | None]) -> dict[str, Any]:
@@ -74,6 +85,9 @@ def main() -> None:
     parser.add_argument("--alternate-colors", action="store_true")
     parser.add_argument("--no-slap", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--busy", type=int, default=0, help="other tables (hard:hard) playing meanwhile"
+    )
     args = parser.parse_args()
     options = {
         "piles": args.piles,
@@ -82,12 +96,13 @@ def main() -> None:
     }
     print(f"{args.games} deals x 2 games (seats swapped), options {options}")
     decisions = Decisions()
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs) as pool, Busy(busy_table, args.busy):
         for spec in args.match or MATCHES:
             x, base = spec.split(":")
             start = time.perf_counter()
             tasks = [(x, base, args.seed + d, options, args.budget_ms) for d in range(args.games)]
             results: list[float] = []
+            match = Decisions()
             unfinished = 0
             for res in pool.map(deal_task, tasks):
                 if res["x"] is None:
@@ -95,6 +110,7 @@ def main() -> None:
                 else:
                     results.append(res["x"])
                 decisions.add(res["timed"])
+                match.add(res["timed"])
             took = time.perf_counter() - start
             print(
                 f"{x} vs {base}: {x} wins {mean_ci(results, '.3f') if results else 'n/a'} "
@@ -102,6 +118,8 @@ def main() -> None:
                 f"{MAX_ACTIONS} actions) {unfinished}  [{took:.0f} s]",
                 flush=True,
             )
+            match.print_match(digits=2)
+    print("whole run:")
     decisions.print(args.budget_ms, digits=2)
 
 

@@ -2,29 +2,40 @@
 
 What the view shows: this player's hand and chance cards, the pile, every player's hand and
 table-card counts, the stock and burned counts, the cards out of the game (jokers or
-Terminator jacks) and the events of the previous turn. From these ``read_view`` builds the
-*unseen* cards (the full deck minus every card this player can place) and the cards known
-to be in another hand (a pile collected, handed over by a joker or picked up with a failed
-table card during the previous turn). The view keeps no longer history, and this player
-keeps no memory between moves: a burned card counts as unseen.
+Terminator jacks), the events of the previous turn, and what the whole table saw
+(``seen``: the burned cards and, per player, the cards seen going into their hand and not
+seen played since). From these ``read_view`` builds the *unseen* cards (the full deck
+minus every card this player can place) and the cards known to be in another hand.
+``hard`` counts like a player who remembers the whole game (``seen``); ``easy`` and
+``normal`` remember only the previous turn, so for them a burned card counts as unseen.
+The same view and seed always give the same move, at every level.
 
-``easy`` is a rule player (``rule_action``): it scores each legal move by the cards it
-really sheds (while the stock lasts a hand is refilled to 5), the chance that the next
-player cannot follow the card left on top (estimated from the unseen cards), a bonus for a
-burn (four of a kind, a 10 on a big pile) and a cost for spending a 2, a 10 or a joker
-that could save a later turn; it draws chance cards rather than collect a pile when the
-expected cost is lower, hands a joker's pile to the most loaded opponent (the likeliest
-loser stays the loser) and names the suit the others hold least of.
+``normal`` is a rule player (``rule_action``) that weighs each card on its own: it scores
+each legal move by the cards it really sheds (while the stock lasts a hand is refilled to
+5), the chance that the next player cannot follow the card left on top (estimated from the
+unseen cards), a bonus for a burn (four of a kind, a 10 on a big pile) and a cost for
+spending a 2, a 10 or a joker that could save a later turn; it draws chance cards rather
+than collect a pile when their expected cost is lower, hands a joker's pile to the most
+loaded opponent (the likeliest loser stays the loser) and names the suit the others hold
+least of. A little seeded noise (``NOISE``, growing in a long game) settles near ties.
 
-``normal`` and ``hard`` weigh the rule player's best moves by determinized sampling: deal
-the unseen cards at random into the other hands, the table cards, the stock and the burned
-cards (the known cards where they are), then for each move play the next turns out with
-the engine's own turn-timer player and score the state reached by this player's estimated
+``easy`` is that rule player as a beginner: ``MISS`` of its moves (a seeded draw) are a
+random legal move instead of its choice; the others are ``normal``'s move.
+
+``hard`` sheds in bulk: every card of its lowest ordinary rank that can be played
+(``first_reasonable``; a 2, a 10 or a joker kept for when nothing else fits), else the rule
+player's move (chance cards, collect, specials, suits and targets), then weighs that move
+against the rule player's best moves by determinized sampling: deal the truly unseen cards
+at random into the other hands (after the cards known there), the table cards and the
+stock (the burned cards are known), then for each move play the next turns out with the
+engine's own turn-timer player and score the state reached by this player's estimated
 chance of not being the loser. The same deals serve every move (a paired comparison), and
-a move replaces the rule player's only when its mean gain over it exceeds one standard
-error (few samples make a noisy choice; the rule player's is the better bet then).
-``normal`` spends a quarter of the budget, ``hard`` all of it; the budget counts simulated
-actions, never the clock.
+a move replaces the bulk move only when its mean gain over it exceeds one standard error
+(few samples make a noisy choice; the first move is the better bet then). The budget counts
+simulated actions, never the clock. The bulk move's rank gets seeded noise that grows in a
+long game (``BULK_NOISE``), so all-``hard`` tables never pass the same piles back and forth
+forever. On ``bench/speahx_ai.py`` each level is clearly ahead of the one below it, and
+``easy`` of random play.
 """
 
 from __future__ import annotations
@@ -48,6 +59,7 @@ from bot.engine.speahx import (
     TEN,
     TERMINATOR,
     TWO,
+    VALUE,
     Speahx,
     full_deck,
     top_run,
@@ -61,7 +73,8 @@ ROLLOUT_COST: Final = 3
 """A sampled future's setup and scoring, counted in actions."""
 MIN_DEALS: Final = 2
 """Even a tiny budget samples this many deals when there is a choice."""
-LEVEL_SHARE: Final[dict[str, float]] = {"normal": 0.25, "hard": 1.0}
+LEVEL_SHARE: Final[dict[str, float]] = {"hard": 1.0}
+"""The share of the budget each sampling level spends."""
 SHORTLIST: Final = 5
 """The rule player's best plays that the sampling weighs (with collect and chance)."""
 HORIZON_ROUNDS: Final = 2
@@ -81,6 +94,12 @@ computer players never pass the same piles back and forth forever."""
 LONG_GAME: Final = 150
 """Past this many turns the noise grows with the turn count: two players left who pass the
 same cards back and forth (2s named, piles collected) end up trying something else."""
+MISS: Final = 0.35
+"""The share of ``easy``'s moves that are a random legal move (a seeded draw)."""
+BULK_NOISE: Final = 0.9
+"""``hard``'s bulk move ranks each playable rank by its value plus up to this much seeded
+noise, times the turn count over ``LONG_GAME`` past it: below one rank step until then,
+so the lowest rank goes first; in a long game the ranks mix and the cycle breaks."""
 CONFIDENCE: Final = 1.0
 """A sampled move replaces the rule player's when its mean gain exceeds this many standard
 errors."""
@@ -104,6 +123,8 @@ class Knowledge:
     named: str
     stock: int
     burned: int
+    burned_cards: tuple[str, ...]
+    """The burned cards the view names (``seen``); empty for an older view."""
     removed: tuple[str, ...]
     hand_sizes: tuple[int, ...]
     tables: tuple[tuple[int, ...], ...]
@@ -154,8 +175,10 @@ def _known_from(events: Sequence[dict[str, Any]], index: dict[str, int]) -> dict
     return known
 
 
-def read_view(view: View) -> Knowledge:
-    """The knowledge of the player whose view this is."""
+def read_view(view: View, *, counts: bool = True) -> Knowledge:
+    """The knowledge of the player whose view this is. ``counts``: count what the whole
+    table saw (``seen``: the burned cards, the cards known in each hand); without it only
+    the previous turn's events are remembered and a burned card counts as unseen."""
     try:
         players = tuple(str(p) for p in view["players"])
         index = {p: i for i, p in enumerate(players)}
@@ -170,12 +193,19 @@ def read_view(view: View) -> Knowledge:
         sizes = tuple(int(view["hand_sizes"][p]) for p in players)
         tables = tuple(tuple(int(i) for i in view["table_cards"][p]) for p in players)
         out = tuple(index[p] for p in view["out"])
-        last_turn = view.get("last_turn") or {}
-        found = _known_from(last_turn.get("events") or (), index)
+        seen = view.get("seen")
+        if seen is not None and counts:  # what the whole table saw: counted, not guessed
+            held = seen["held"]
+            found = {index[p]: [c for c, k in held[p].items() for _ in range(int(k))] for p in held}
+            burned = [c for c, k in seen["burned"].items() for _ in range(int(k))]
+        else:  # not counting (or an older view): the previous turn only
+            last_turn = view.get("last_turn") or {}
+            found = _known_from(last_turn.get("events") or (), index)
+            burned = []
         chance_info = view.get("chance") or {}
         drawn = int(chance_info.get("drawn", 0)) if chance_info else 0
         pool = Counter(full_deck(n, jokers))
-        _take(pool, [*hand, *chance, *pile, *removed])
+        _take(pool, [*hand, *chance, *pile, *removed, *burned])
         known: list[tuple[str, ...]] = []
         for s in range(n):
             cards = found.get(s, []) if s != seat else []
@@ -196,6 +226,7 @@ def read_view(view: View) -> Knowledge:
             named=str(view.get("named") or ""),
             stock=int(view["stock"]),
             burned=int(view["burned"]),
+            burned_cards=tuple(burned),
             removed=tuple(removed),
             hand_sizes=sizes,
             tables=tables,
@@ -209,7 +240,7 @@ def read_view(view: View) -> Knowledge:
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ViewError(f"not a Speahx player's view: {err!r}") from err
     hidden = sum(sizes) - sizes[seat] - sum(len(k) for k in known)
-    hidden += sum(len(t) for t in tables) + know.stock + know.burned
+    hidden += sum(len(t) for t in tables) + know.stock + know.burned - len(burned)
     if chance_info and chance_info.get("player") != you["id"]:
         hidden += int(chance_info.get("held", 0))  # another player's chance cards
     if hidden != len(unseen) or len(hand) != sizes[seat]:
@@ -366,8 +397,32 @@ def scored_moves(know: Knowledge, rnd: random.Random) -> list[tuple[float, dict[
     return scored
 
 
+def first_reasonable(know: Knowledge, rnd: random.Random) -> Action | None:
+    """The bulk move: every card of the lowest ordinary rank that can be played (a 2, a 10
+    or a joker only when nothing else fits, and then the rule player's choice), each rank's
+    value plus seeded noise from ``rnd`` (``BULK_NOISE``). None when no ordinary play is
+    legal."""
+    noise = BULK_NOISE * max(1.0, know.turns / LONG_GAME)
+    jitter: dict[str, float] = {}
+    best: tuple[float, int] | None = None
+    pick: dict[str, Any] | None = None
+    for action in know.legal:
+        if action["type"] != "play":
+            continue
+        cards = action["cards"]
+        rank = RANK[cards[0]]
+        if rank in SPECIAL or (not know.jokers and len(cards) == 4 and rank == "J"):
+            continue
+        if rank not in jitter:
+            jitter[rank] = noise * rnd.random()
+        key = (VALUE[cards[0]] + jitter[rank], -len(cards))
+        if best is None or key < best:
+            best, pick = key, action
+    return None if pick is None else dict(pick)
+
+
 def rule_action(know: Knowledge, rnd: random.Random) -> Action:
-    """The ``easy`` player's move."""
+    """The rule player's move (``normal``)."""
     legal = know.legal
     phase = know.phase
     if phase == "suit":
@@ -405,7 +460,7 @@ def sample_state(know: Knowledge, rnd: random.Random, view: View) -> dict[str, A
             row[i] = cards.pop()
         table.append(row)
     stock = cards[: know.stock]
-    burned = cards[know.stock :]
+    burned = [*know.burned_cards, *cards[know.stock :]]
     return {
         "players": list(know.players),
         "options": {"jokers": know.jokers},
@@ -419,6 +474,7 @@ def sample_state(know: Knowledge, rnd: random.Random, view: View) -> dict[str, A
         "pile": list(know.pile),
         "named": know.named,
         "burned": burned,
+        "known": _seen_held(know, view),
         "removed": list(know.removed),
         "out": list(know.out),
         "chance": list(know.chance),
@@ -431,6 +487,13 @@ def sample_state(know: Knowledge, rnd: random.Random, view: View) -> dict[str, A
         "last_turn": None,
         "last": [],
     }
+
+
+def _seen_held(know: Knowledge, view: View) -> list[dict[str, int]]:
+    """The ``seen`` counts of every hand, in the engine's saved form (none when the view
+    has no ``seen``)."""
+    held = (view.get("seen") or {}).get("held") or {}
+    return [{str(c): int(k) for c, k in (held.get(p) or {}).items()} for p in know.players]
 
 
 def _outcome(game: Speahx, seat: int) -> float:
@@ -521,9 +584,17 @@ def decide_speahx(view: View, level: str, seed: int, budget_ms: int) -> Action:
     legal = legal_in(view)
     if len(legal) == 1:
         return dict(legal[0])
-    know = read_view(view)
+    know = read_view(view, counts=level == "hard")
     rule = rule_action(know, random.Random(seed))
-    if level == "easy" or know.phase == "show" or legal[0]["type"] == "table":
+    if level == "easy":
+        miss = random.Random(seed + 1)
+        return dict(miss.choice(legal)) if miss.random() < MISS else rule
+    if level == "normal":
+        return rule
+    lead = first_reasonable(know, random.Random(seed + 2)) if know.phase == "play" else None
+    if lead is not None:
+        rule = lead
+    if know.phase == "show" or legal[0]["type"] == "table":
         return rule
     moves = _shortlist(know, rule, random.Random(seed))
     if len(moves) <= 1:

@@ -25,10 +25,15 @@ to emptying its stock (the likelier to get the small pile at the slap or to choo
 ``no_slap``), else onto the smaller (the two piles stay even). Slap and take: the smaller
 pile (pile 0 on a tie).
 
-Levels: ``hard`` looks ``DEPTH`` own plays ahead within a work budget counted in look-ahead
-positions (no clock); ``normal`` and ``easy`` look less far and miss their chance now and
-then (``MISS``: a seeded chance of the first legal move, as a human who acts before they
-have seen the whole board). The same view and seed give the same action. Sampling the
+Levels differ in skill, not only in speed (the cog gives every level a human-like reaction
+time; the bench races them at the same speed). ``hard`` looks ``DEPTH`` own plays ahead
+within a work budget counted in look-ahead positions (no clock), weighs what its move
+leaves the opponent, and always slaps (or spits onto) the pile it planned. ``normal`` and
+``easy`` look less far and, like a human who acts before they have seen the whole board,
+now and then play the first move they see (``MISS``: the first play, pile by pile) and
+slap either pile without comparing the sizes (``SLAP_MISS``): easy often (60% and 40% of
+the time), normal sometimes (20%, 15%). Easy still beats random play clearly. The same
+view and seed give the same action. Sampling the
 face-down cards and racing the candidate moves out with ``auto_action`` (as the Speahx
 player does) was tried: within noise of this rule player at several times the cost.
 """
@@ -45,8 +50,14 @@ from bot.engine.spit import CARD_SET, FITS, FITS_ALT, KIND
 
 UNKNOWN: Final = "?"
 """The top of a pile whose face-down card a look-ahead play would uncover."""
-MISS: Final[dict[str, float]] = {"easy": 0.25, "normal": 0.05, "hard": 0.0}
-"""The chance of playing the first legal move instead of the chosen one, per level."""
+MISS: Final[dict[str, float]] = {"easy": 0.6, "normal": 0.2, "hard": 0.0}
+"""The chance of playing the first legal move (the first play seen, pile by pile, else the
+first fill) instead of the planned one, per level."""
+SLAP_MISS: Final[dict[str, float]] = {"easy": 0.4, "normal": 0.15, "hard": 0.0}
+"""The chance of slapping (taking, or spitting onto) either pile without comparing the
+sizes, per level: a human who slaps the pile in front of them."""
+SLAP_SALT: Final = 0x5A5A
+"""Mixed into the seed for the slap draw, so it is not the same draw as ``MISS``."""
 DEPTH: Final[dict[str, int]] = {"easy": 2, "normal": 3, "hard": 5}
 """Own plays looked ahead per level, the first included."""
 POSITIONS_PER_MS: Final = 100
@@ -275,5 +286,9 @@ def decide_spit(view: View, level: str, seed: int, budget_ms: int) -> Action:
     know = read_view(view)
     if legal[0]["type"] in ("play", "fill") and random.Random(seed).random() < MISS[level]:
         return dict(legal[0])  # a human who acts before they have seen the whole board
+    if legal[0]["type"] in ("slap", "take", "spit"):
+        rnd = random.Random(seed ^ SLAP_SALT)
+        if rnd.random() < SLAP_MISS[level]:
+            return dict(rnd.choice(legal))  # either pile, sizes not compared
     positions = max(MIN_POSITIONS, budget_ms * POSITIONS_PER_MS)
     return rule_action(know, DEPTH[level], positions)

@@ -91,7 +91,11 @@ Events (public; no event names a face-down card, a stock card, or a card only it
 "over"), turn (id or None), to_act, dealer, jokers, decks, pile (top last), top, suit (the
 suit to follow, None on an empty pile), named (the suit named on a top 2, or None),
 hand_sizes {id: n}, table_cards {id: [positions face down]}, stock (count), turns (turns
-finished), burned (count of burned cards), removed (jokers and Terminator jacks out of the game), out (finishing order so
+finished), burned (count of burned cards), seen (what every player at the table saw and
+may count: ``burned`` {card: n}, the burned cards; ``held`` {id: {card: n}}, the cards seen
+going into that hand (a pile collected or handed over by a joker, a failed table card's
+pile, a table card shown) and not seen played since; counts per card in hand order, never
+a log), removed (jokers and Terminator jacks out of the game), out (finishing order so
 far), chance {player, drawn, held} (chance cards of the turn in progress: drawn, still
 unplayed), last (the events of the latest action), last_turn {player, events} (the previous
 turn), announcements (the speah / torkel events of the turn in progress, else of the previous
@@ -269,6 +273,7 @@ class Speahx(Game):
         "_drawn",
         "_hands",
         "_jokers",
+        "_known",
         "_last",
         "_last_turn",
         "_n",
@@ -307,6 +312,10 @@ class Speahx(Game):
         self._named = ""
         """The suit named on the 2 on top of the pile; ``""`` otherwise."""
         self._burned: list[str] = []
+        self._known: list[dict[str, int]] = [{} for _ in range(n)]
+        """Per seat, the cards every player saw go into that hand (a pile collected or
+        handed over by a joker, a failed table card's pile, a table card shown) and has not
+        seen played since: counts per card, never a log."""
         self._removed: list[str] = []
         """Jokers and Terminator jacks: out of the game."""
         self._out: list[int] = []
@@ -377,6 +386,7 @@ class Speahx(Game):
             "pile": list(self._pile),
             "named": self._named,
             "burned": list(self._burned),
+            "known": [dict(k) for k in self._known],
             "removed": list(self._removed),
             "out": list(self._out),
             "chance": list(self._chance),
@@ -408,6 +418,9 @@ class Speahx(Game):
         game._pile = list(data["pile"])
         game._named = data["named"]
         game._burned = list(data["burned"])
+        known = data.get("known")  # absent from games saved before it: nobody knew anything
+        if known is not None:
+            game._known = [{str(c): int(k) for c, k in seat.items() if k > 0} for seat in known]
         game._removed = list(data["removed"])
         game._out = list(data["out"])
         game._chance = list(data["chance"])
@@ -758,8 +771,10 @@ class Speahx(Game):
         if source == "chance":
             self._chance.remove(self._chance[-1])
             _remove_all(hand, from_hand)
+            self._forget(seat, from_hand)
         else:
             _remove_all(hand, cards)
+            self._forget(seat, cards)
         self._lay(seat, cards, source, None, events)
 
     def _lay(
@@ -814,6 +829,24 @@ class Speahx(Game):
         self._speah(seat, before, events)
         self._end_turn(seat, events)
 
+    def _remember(self, seat: int, cards: Sequence[str]) -> None:
+        """Everyone saw ``cards`` go into the hand of ``seat``."""
+        known = self._known[seat]
+        for card in cards:
+            known[card] = known.get(card, 0) + 1
+
+    def _forget(self, seat: int, cards: Sequence[str]) -> None:
+        """``seat`` played ``cards`` from their hand: those that were known leave it."""
+        known = self._known[seat]
+        if not known:
+            return
+        for card in cards:
+            count = known.get(card, 0)
+            if count > 1:
+                known[card] = count - 1
+            elif count == 1:
+                del known[card]
+
     def _speah(self, seat: int, before: str, events: list[Event]) -> None:
         if before and before != SPADES and self._follow() == SPADES:
             events.append({"type": "speah", "player": self._players[seat]})
@@ -859,6 +892,7 @@ class Speahx(Game):
         hand.extend(pile)
         hand.sort(key=ORDER.__getitem__)
         events.append({"type": "collect", "player": self._players[seat], "cards": list(pile)})
+        self._remember(seat, pile)
         self._pile = []
         self._named = ""
         self._end_turn(seat, events)
@@ -929,6 +963,7 @@ class Speahx(Game):
         hand.append(card)
         hand.extend(pile)
         hand.sort(key=ORDER.__getitem__)
+        self._remember(seat, pile)
         self._pile = []
         self._named = ""
         self._turned = card
@@ -975,6 +1010,7 @@ class Speahx(Game):
                 "cards": list(self._pile),
             }
         )
+        self._remember(tseat, self._pile)
         self._pile = []
         self._phase = PLAY
         self._end_turn(seat, events)
@@ -986,6 +1022,7 @@ class Speahx(Game):
         player = self._players[seat]
         if show:
             events.append({"type": "table_shown", "player": player, "card": self._turned})
+            self._remember(seat, [self._turned])
         else:
             events.append({"type": "table_hidden", "player": player})
         self._turned = ""
@@ -1057,6 +1094,13 @@ class Speahx(Game):
             "stock": len(self._stock),
             "turns": self._turns,
             "burned": len(self._burned),
+            "seen": {
+                "burned": _counts(self._burned),
+                "held": {
+                    p: dict(sorted(self._known[i].items(), key=_by_order))
+                    for i, p in enumerate(players)
+                },
+            },
             "removed": len(self._removed),
             "out": [players[s] for s in (self._out[:-1] if over else self._out)],
             "chance": None
@@ -1098,6 +1142,16 @@ class Speahx(Game):
             "loser": players[order[-1]],
             "scores": {players[s]: place for place, s in enumerate(order, 1)},
         }
+
+
+def _by_order(item: tuple[str, int]) -> int:
+    return ORDER[item[0]]
+
+
+def _counts(cards: Sequence[str]) -> dict[str, int]:
+    """How many of each card, in hand order."""
+    counts = Counter(cards)
+    return {c: counts[c] for c in sort_cards(list(counts))}
 
 
 def _copy_events(events: Sequence[Event]) -> list[Event]:

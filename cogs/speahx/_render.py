@@ -103,12 +103,27 @@ class SpeahxRenderer(SeatedRenderer):
         )
         embed.add_field(
             name=t("speahx.stock_title", locale),
-            value=t("speahx.stock", locale, stock=view["stock"], burned=view["burned"]),
+            value=self.stock_text(view, locale),
             inline=False,
         )
         self.add_last(embed, ctx.last, locale)
         self.add_turn(embed, ctx)
         return embed
+
+    @staticmethod
+    def stock_text(view: Mapping[str, Any], locale: Lang) -> str:
+        """The stock and burned counts, then one short line of the burned cards per rank
+        (what every player at the table saw and may count)."""
+        text = t("speahx.stock", locale, stock=view["stock"], burned=view["burned"])
+        burned = (view.get("seen") or {}).get("burned") or {}
+        per_rank: dict[str, int] = {}
+        for card, count in burned.items():
+            rank = card[:-1] or card
+            per_rank[rank] = per_rank.get(rank, 0) + int(count)
+        if not per_rank:
+            return text
+        ranks = " · ".join(f"{rank}×{count}" for rank, count in per_rank.items())
+        return text + "\n" + t("speahx.seen_burned", locale, ranks=ranks)
 
     # -- a player's hand ---------------------------------------------------------------------
 
@@ -169,7 +184,9 @@ class SpeahxRenderer(SeatedRenderer):
         if kind == "chance":
             return Label(t("speahx.action.chance", locale), emoji="🎲")
         if kind == "table":
-            return Label(t("speahx.action.table", locale, n=int(action["position"]) + 1), emoji="🎴")
+            return Label(
+                t("speahx.action.table", locale, n=int(action["position"]) + 1), emoji="🎴"
+            )
         if kind == "suit":
             suit = str(action["suit"])
             text = self.suit(suit, locale) + (" · Speah!" if suit == "S" else "")

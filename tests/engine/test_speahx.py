@@ -837,3 +837,62 @@ def test_every_refusal_key_has_english_and_french_texts() -> None:
     assert len(keys) > 20
     for key in keys:
         assert key in CATALOGS["en"] and key in CATALOGS["fr"], key
+
+
+# --------------------------------------------------------------------- what the table saw
+
+
+def seen(game: Speahx) -> dict[str, Any]:
+    counts: dict[str, Any] = game.public_view()["seen"]
+    return counts
+
+
+def test_a_fresh_game_has_seen_nothing() -> None:
+    game = start(4)
+    assert seen(game) == {"burned": {}, "held": {p: {} for p in PLAYERS[:4]}}
+
+
+def test_a_collected_pile_is_seen_in_the_hand_until_played() -> None:
+    game = crafted([["5C", "4D"], ["3H", "QH"]], pile=["9H", "9D", "KD"], stock=["4S"] * 10)
+    game.apply(A, {"type": "collect"})
+    assert seen(game)["held"][A] == {"9H": 1, "9D": 1, "KD": 1}
+    play(game, B, "3H")
+    assert seen(game)["held"][B] == {}
+    play(game, A, "9H")
+    assert seen(game)["held"][A] == {"9D": 1, "KD": 1}
+    # the view of every player, and a spectator's, says the same
+    for player in (A, B):
+        assert game.view(player)["seen"] == seen(game)
+
+
+def test_burned_cards_are_counted_per_card() -> None:
+    game = crafted([["10D", "4C"], ["3D"]], pile=["9H", "KH"], stock=["5S"] * 10)
+    play(game, A, "10D")
+    assert seen(game)["burned"] == {"9H": 1, "10D": 1, "KH": 1}
+    assert game.public_view()["burned"] == 3
+
+
+def test_a_jokers_pile_and_a_shown_table_card_are_seen_in_the_hand() -> None:
+    game = crafted([["JK", "4C"], ["3D"], ["5D"]], pile=["9H", "KH"], jokers=True)
+    play(game, A, "JK")
+    game.apply(A, {"type": "target", "player": C, "cards": ["9H", "KH"]})
+    assert seen(game)["held"][C] == {"9H": 1, "KH": 1}
+    table: list[list[str | None]] = [["KS", None, None, None, None], list(FILLER)]
+    shown = crafted([[], ["3D"]], pile=["9H"], table=table)
+    shown.apply(A, {"type": "table", "position": 0})
+    assert seen(shown)["held"][A] == {"9H": 1}
+    shown.apply(A, {"type": "show", "show": True})
+    assert seen(shown)["held"][A] == {"9H": 1, "KS": 1}
+
+
+def test_the_seen_counts_are_saved_and_an_older_save_loads() -> None:
+    game = crafted([["5C", "4D"], ["3C", "QH"]], pile=["9H", "9D", "KD"], stock=["4S"] * 10)
+    game.apply(A, {"type": "collect"})
+    again = load_game(game.dumps())
+    assert isinstance(again, Speahx) and seen(again) == seen(game)
+    data = state(game)
+    del data["known"]  # a game saved before the field
+    old = load_game(json.dumps({"kind": "speahx", **data}))
+    assert seen(old)["held"] == {A: {}, B: {}}
+    play(old, B, "3C")
+    assert seen(old)["held"][B] == {}
