@@ -42,7 +42,9 @@ What Discord's limits make matter (the fake enforces Discord's REST limits unles
   control to one), p50 / p99 / max;
 - stalled games: games running at the end whose state (the database's version, polled)
   did not change in the last max(10, 5 x think) seconds; tables behind: games whose latest
-  move, over 10 s old, is not on their table at the end;
+  move, over 10 s old, is not on their table at the end; players who pressed "Show my
+  hand" because their hand had not come by DM within 5 s (DM channels opened slowly, see
+  ``--dm-open-limit``) and played from that copy meanwhile, as the start message says;
 - starts: lobbies whose Start was answered "busy" (the table starts when the bot has room),
   lobbies without their table at the end of the rush and 20 s later, and the time from the
   Start click to the table posted, p50 / p99 / max.
@@ -115,6 +117,8 @@ GAMES = {
 """The seated games whose hands are private (``/<game> new`` options). Spit's board is a
 public real-time race: ``bench.spit_discord`` measures it."""
 ROOT = Path(__file__).resolve().parent.parent
+HAND_WAIT = 5.0
+"""Seconds a seated player waits for their hand by DM before pressing "Show my hand"."""
 
 
 class LoadFake(FakeDiscord):
@@ -143,6 +147,10 @@ class LoadFake(FakeDiscord):
             event.set()
         if msg.visible_to is not None:
             event = self.changed.get(-msg.visible_to.id)
+            if event is not None:
+                event.set()
+            dm = msg.visible_to.dm_channel  # a "Show my hand" copy wakes its player too
+            event = self.changed.get(dm.id) if dm is not None else None
             if event is not None:
                 event.set()
 
@@ -291,6 +299,9 @@ class Load:
         self.play = Figures()
         self.measuring = False
         self.stop = asyncio.Event()
+        self.shown_hands: dict[int, FakeMessage] = {}
+        """The copy "Show my hand" gave a player whose DM had not come yet."""
+        self.pressed_show = 0
         self.rng = random.Random(args.seed)
         self.timeline = Timeline()
         fake.observer = self.observe
@@ -394,10 +405,14 @@ class Load:
         return time.monotonic() - began
 
     def controls(self, user: FakeUser) -> list[tuple[FakeMessage, dict[str, Any]]]:
-        """The live move controls of the user's newest private hand."""
+        """The live move controls of the user's newest private hand: their DM, else the copy
+        "Show my hand" gave them."""
         channel = user.dm_channel
         found: list[tuple[FakeMessage, dict[str, Any]]] = []
         messages: list[FakeMessage] = []
+        shown = self.shown_hands.get(user.id)
+        if shown is not None:
+            messages.append(shown)
         if channel is not None:
             messages += [m for m in self.fake.messages_in.get(channel.id, ()) if not m.deleted]
         for msg in reversed(messages):
@@ -409,10 +424,35 @@ class Load:
                 return found
         return found
 
+    def has_dm_hand(self, user: FakeUser) -> bool:
+        channel = user.dm_channel
+        return channel is not None and any(
+            MOVE.match(str(c.get("custom_id", "")))
+            for m in self.fake.messages_in.get(channel.id, ())
+            for c in self.fake.components_of(m)
+        )
+
+    async def show_hand(self, table: TableRun, user: FakeUser) -> None:
+        """No hand in the DMs yet (Discord opens DM channels slowly): press "Show my hand" on
+        the table, as the start message says, and play from that copy meanwhile."""
+        for msg in reversed(self.fake.messages_in.get(table.channel.id, ())):
+            for comp in self.fake.components_of(msg):
+                custom_id = str(comp.get("custom_id", ""))
+                if HAND_BUTTON.match(custom_id):
+                    fig = self.play if self.measuring else self.rush
+                    result = await self._interact(
+                        fig, self.fake.click(user, msg, custom_id, settle=0)
+                    )
+                    if result is not None and result.response is not None:
+                        self.shown_hands[user.id] = result.response
+                        self.pressed_show += 1
+                    return
+
     async def player(self, table: TableRun, user: FakeUser) -> None:
         assert user.dm_channel is not None
         changed = self.fake.watch(user.dm_channel.id)
         done: set[tuple[str, float | None]] = set()  # a control, on one edit of its message
+        no_hand_since: float | None = None
 
         def fresh() -> list[tuple[FakeMessage, dict[str, Any]]]:
             return [
@@ -424,6 +464,16 @@ class Load:
         while not self.stop.is_set():
             live = fresh()
             if not live:
+                if (
+                    user.id not in self.shown_hands
+                    and table.channel.id in self.timeline.posted
+                    and not self.has_dm_hand(user)
+                ):
+                    now = time.monotonic()
+                    no_hand_since = no_hand_since or now
+                    if now - no_hand_since > HAND_WAIT:
+                        await self.show_hand(table, user)
+                        continue
                 changed.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), 1.0)
@@ -700,6 +750,7 @@ def what_players_saw(
         "behind": len(behind),
         "behind_ids": sorted(behind)[:10],
         "busy": sum(1 for t in load.tables if t.busy),
+        "show_hand": load.pressed_show,
         "start_wait": figures_ms(waits),
         "never_posted": sum(
             1
@@ -987,6 +1038,8 @@ def report_limits(out: dict[str, Any]) -> None:
         + (f" {out['stalled_ids']}" if out["stalled"] else "")
         + f"; tables behind (a move over 10 s old not shown): {out['behind']}"
         + (f" {out['behind_ids']}" if out["behind"] else "")
+        + f"; players who pressed Show my hand, their DM not there after {HAND_WAIT:g} s:"
+        f" {out.get('show_hand', 0)}"
     )
     outage = out.get("outage")
     if outage:
