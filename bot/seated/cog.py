@@ -698,7 +698,14 @@ class SeatedCog(commands.Cog):
 
         async def hand_of(player: str) -> list[int] | None:
             found = await self._find_hand(stored, player) if resumed else None
-            return found or await self._send_hand(stored, player)
+            ids = found or await self._send_hand(stored, player)
+            if ids is not None and len(missing) > 1:
+                # Recorded as soon as it is sent: a hand that came late (Discord opens DM
+                # channels slowly) is kept up to date while the others are still on their way.
+                latest = await self.bot.store.games.merge_meta(stored.id, "hands", {player: ids})
+                if latest.game.view(player) != stored.game.view(player):
+                    self._edit_hand(latest, player)  # what happened since it was drawn
+            return ids
 
         # Each hand is a DM of its own: sent side by side, not one after the other.
         sent = await asyncio.gather(*(hand_of(p) for p in missing), return_exceptions=True)

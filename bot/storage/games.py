@@ -493,6 +493,24 @@ class GameStore:
             self._remember(state, new)
             return new
 
+    async def merge_meta(self, game_id: int, key: str, entries: Mapping[str, Any]) -> StoredGame:
+        """Merge ``entries`` into the mapping ``meta[key]`` (under the game's lock, so that
+        concurrent merges, e.g. each hand recorded as it is sent, keep each other's)."""
+        async with self.lock(game_id):
+            stored = await self.require(game_id)
+            merged = {**(stored.meta.get(key) or {}), **entries}
+            new = replace(
+                stored,
+                meta={**stored.meta, key: merged},
+                version=stored.version + 1,
+                updated_at=self._clock.now(),
+            )
+            state = new.game.dumps()
+            async with self._db.transaction() as conn:
+                await _save(conn, new, stored.version, state)
+            self._remember(state, new)
+            return new
+
     async def set_status(self, game_id: int, status: GameStatus) -> StoredGame:
         """Force a status (an admin abandoning a game: ``voided``). Returns the saved game.
 
