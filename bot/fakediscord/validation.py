@@ -137,6 +137,21 @@ def walk_with_paths(
 SELECT_TYPES = (3, 5, 6, 7, 8)
 
 
+def _check_custom_id(errs: FormErrors, path: str, comp: dict[str, Any], seen: set[str]) -> None:
+    """At most 100 characters, and unique within the message (or modal)."""
+    custom_id = comp.get("custom_id")
+    if custom_id is None:
+        return
+    _max_len(errs, f"{path}.custom_id", custom_id, 100)
+    if custom_id in seen:
+        errs.add(
+            f"{path}.custom_id",
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+            "Component custom id cannot be duplicated",
+        )
+    seen.add(custom_id)
+
+
 def _check_button(errs: FormErrors, path: str, comp: dict[str, Any]) -> None:
     style, custom_id = comp.get("style"), comp.get("custom_id")
     _max_len(errs, f"{path}.label", comp.get("label"), 80)
@@ -264,17 +279,8 @@ def _check_components(errs: FormErrors, components: list[dict[str, Any]], v2: bo
     seen: set[str] = set()
     text = 0
     for path, comp in walk_with_paths(components):
-        custom_id = comp.get("custom_id")
         ctype = comp.get("type")
-        if custom_id is not None:
-            _max_len(errs, f"{path}.custom_id", custom_id, 100)
-            if custom_id in seen:
-                errs.add(
-                    f"{path}.custom_id",
-                    "COMPONENT_CUSTOM_ID_DUPLICATED",
-                    "Component custom id cannot be duplicated",
-                )
-            seen.add(custom_id)
+        _check_custom_id(errs, path, comp, seen)
         if ctype == 2:
             _check_button(errs, path, comp)
         elif ctype in SELECT_TYPES:
@@ -477,16 +483,7 @@ def check_modal(data: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
             _max_len(errs, f"{path}.description", comp.get("description"), 100)
         elif ctype in SELECT_TYPES:
             _check_select(errs, path, comp)
-        custom_id = comp.get("custom_id")
-        if custom_id is not None:
-            _max_len(errs, f"{path}.custom_id", custom_id, 100)
-            if custom_id in seen:
-                errs.add(
-                    f"{path}.custom_id",
-                    "COMPONENT_CUSTOM_ID_DUPLICATED",
-                    "Component custom id cannot be duplicated",
-                )
-            seen.add(custom_id)
+        _check_custom_id(errs, path, comp, seen)
     if errs:
         code, message = INVALID_FORM_BODY
         return 400, {"code": code, "message": message, "errors": errs.errors}

@@ -479,29 +479,23 @@ class GameStore:
 
     async def update_meta(self, game_id: int, meta_update: Mapping[str, Any]) -> StoredGame:
         """Merge keys into a game's ``meta`` (e.g. the id of the message showing the board)."""
-        async with self.lock(game_id):
-            stored = await self.require(game_id)
-            new = replace(
-                stored,
-                meta={**stored.meta, **meta_update},
-                version=stored.version + 1,
-                updated_at=self._clock.now(),
-            )
-            state = new.game.dumps()
-            async with self._db.transaction() as conn:
-                await _save(conn, new, stored.version, state)
-            self._remember(state, new)
-            return new
+        return await self._change_meta(game_id, lambda meta: {**meta, **meta_update})
 
     async def merge_meta(self, game_id: int, key: str, entries: Mapping[str, Any]) -> StoredGame:
         """Merge ``entries`` into the mapping ``meta[key]`` (under the game's lock, so that
         concurrent merges, e.g. each hand recorded as it is sent, keep each other's)."""
+        return await self._change_meta(
+            game_id, lambda meta: {**meta, key: {**(meta.get(key) or {}), **entries}}
+        )
+
+    async def _change_meta(
+        self, game_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> StoredGame:
         async with self.lock(game_id):
             stored = await self.require(game_id)
-            merged = {**(stored.meta.get(key) or {}), **entries}
             new = replace(
                 stored,
-                meta={**stored.meta, key: merged},
+                meta=change(dict(stored.meta)),
                 version=stored.version + 1,
                 updated_at=self._clock.now(),
             )
