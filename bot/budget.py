@@ -79,6 +79,8 @@ NOTICE_GUARD = 3_000
 CONGESTED_SECONDS = 3.0
 """Waiting requests needing more than this (at the budget's rate) mean the bot is busy."""
 BACKOFF_MAX = 30.0
+FLIGHT_MAX = 60.0
+"""A place held by a request that neither answered nor failed in this long is freed."""
 REPORT_EVERY = 60.0
 
 
@@ -162,7 +164,8 @@ class RestBudget:
         self._now = now
         self._sent: deque[float] = deque()
         """When requests in the last second were answered (their places free up after it)."""
-        self._in_flight = 0
+        self._flights: deque[float] = deque()
+        """When each request in flight took its place (oldest first)."""
         self._waiters: list[_Waiter] = []
         self._seq = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
@@ -282,11 +285,13 @@ class RestBudget:
             return False
         while self._sent and self._sent[0] <= now - WINDOW:
             self._sent.popleft()
-        return len(self._sent) + self._in_flight < self.capacity
+        while self._flights and self._flights[0] <= now - FLIGHT_MAX:
+            self._flights.popleft()  # never answered nor failed: not held forever
+        return len(self._sent) + len(self._flights) < self.capacity
 
     def _take(self) -> None:
         now = self._now()
-        self._in_flight += 1
+        self._flights.append(now)
         self.figures.sent += 1
         second = int(now)
         self._worst_second[second] = self._worst_second.get(second, 0) + 1
@@ -296,14 +301,16 @@ class RestBudget:
 
     def release(self) -> None:
         """A request that held a place was answered: its place frees up a second later."""
-        self._in_flight = max(0, self._in_flight - 1)
+        if self._flights:
+            self._flights.popleft()
         self._sent.append(self._now())
         with contextlib.suppress(RuntimeError):
             self._schedule()
 
     def _give_back(self) -> None:
         """A place taken but not used (the edit went through an interaction's token)."""
-        self._in_flight = max(0, self._in_flight - 1)
+        if self._flights:
+            self._flights.pop()
         self.figures.sent -= 1
         self._schedule()
 
@@ -323,7 +330,7 @@ class RestBudget:
         at = now + 0.05
         if now < self._paused_until:
             at = self._paused_until
-        elif self._sent and len(self._sent) + self._in_flight >= self.capacity:
+        elif self._sent and len(self._sent) + len(self._flights) >= self.capacity:
             at = self._sent[0] + WINDOW
         loop = asyncio.get_running_loop()
         self._wake = loop.call_later(max(0.0, at - now) + 0.001, self._woken)

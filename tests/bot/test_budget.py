@@ -15,6 +15,7 @@ import yarl
 
 from bot.budget import (
     CONGESTED_SECONDS,
+    FLIGHT_MAX,
     NOTICE_GUARD,
     OPTIONAL_GUARD,
     Dropped,
@@ -224,3 +225,16 @@ async def test_congestion_is_a_backlog_of_more_than_a_few_seconds() -> None:
     for task in waiting + notices:
         task.cancel()
     await asyncio.gather(*waiting, *notices, return_exceptions=True)
+
+
+async def test_a_request_that_never_ends_does_not_hold_its_place_forever() -> None:
+    clock = Clock()
+    budget = RestBudget(1, now=clock)
+    await budget.acquire()  # in flight, and never answered
+    waiting = asyncio.ensure_future(call(budget))
+    await settle()
+    assert not waiting.done()
+    clock.t += FLIGHT_MAX + 0.1
+    budget._woken()
+    await settle()
+    assert waiting.done()
