@@ -79,8 +79,9 @@ NOTICE_GUARD = 3_000
 CONGESTED_SECONDS = 3.0
 """Waiting requests needing more than this (at the budget's rate) mean the bot is busy."""
 BACKOFF_MAX = 30.0
-FLIGHT_MAX = 60.0
-"""A place held by a request that neither answered nor failed in this long is freed."""
+FLIGHT_MAX = 300.0
+"""A place held by a request that neither answered nor failed in this long (aiohttp's own
+time-out) is freed."""
 REPORT_EVERY = 60.0
 
 
@@ -232,6 +233,11 @@ class RestBudget:
         if getattr(ctx, "paced", False):
             ctx.paced = False
             self.release()
+        if isinstance(params.exception, asyncio.CancelledError):
+            self._probing = False  # a task stopped: Discord said nothing
+            with contextlib.suppress(RuntimeError):
+                self._schedule()
+            return
         if counts_globally(params.url):
             self._failed()
 
@@ -312,6 +318,7 @@ class RestBudget:
         if self._flights:
             self._flights.pop()
         self.figures.sent -= 1
+        self._probing = False  # a probe not sent: the next request probes
         self._schedule()
 
     def _schedule(self) -> None:
@@ -345,7 +352,10 @@ class RestBudget:
     def _failed(self) -> None:
         """Discord answered 5xx or could not be reached: back off, jittered, growing."""
         self.figures.server_errors += 1
+        probe = self._probing
         self._probing = False
+        if not probe and self._now() < self._paused_until:
+            return  # requests sent before the pause failed too: one failure, one backoff
         self._backoff = min(BACKOFF_MAX, max(1.0, self._backoff * 2))
         self._pause(self._backoff * random.uniform(0.5, 1.0))
 

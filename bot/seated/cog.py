@@ -638,7 +638,7 @@ class SeatedCog(commands.Cog):
                     interaction, embed=self.table_embed(stored), view=self.table_view(stored)
                 )
                 self.tables.shown((stored.id, "table"), stored.version)
-                self.keep_token(interaction, stored.id, None)
+                self.keep_token(interaction, stored.id, None, table_id)
             except discord.HTTPException as err:
                 if refused_payload(err) is not None:
                     await report_error(interaction, err, where=f"{self.kind} start")
@@ -699,7 +699,7 @@ class SeatedCog(commands.Cog):
         async def hand_of(player: str) -> list[int] | None:
             found = await self._find_hand(stored, player) if resumed else None
             ids = found or await self._send_hand(stored, player)
-            if ids is not None and len(missing) > 1:
+            if ids is not None:
                 # Recorded as soon as it is sent: a hand that came late (Discord opens DM
                 # channels slowly) is kept up to date while the others are still on their way.
                 latest = await self.bot.store.games.merge_meta(stored.id, "hands", {player: ids})
@@ -720,9 +720,11 @@ class SeatedCog(commands.Cog):
             else:
                 hands[player] = result
         posted = self.spec.public_board or all(p in hands for p in humans)
+        closed = {p: None for p in missing if p in hands and hands[p] is None}
+        if closed:  # each hand sent was recorded as it went; closed DMs are noted here
+            await self.bot.store.games.merge_meta(stored.id, "hands", closed)
         stored = await self.bot.store.games.update_meta(
-            stored.id,
-            {"hands": hands, "called": True, "posted": posted},
+            stored.id, {"called": True, "posted": posted}
         )
         if posted:
             await self.bot.timers.cancel(self.start_key(stored.id))
@@ -882,17 +884,28 @@ class SeatedCog(commands.Cog):
         return edit, None
 
     def keep_token(
-        self, interaction: discord.Interaction[Any], game_id: int, player: str | None
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        player: str | None,
+        message: Any = None,
     ) -> None:
-        """Remember a click's token when its answer edited the message it was on: the DM
-        hand of ``player``, or the table (``player=None``)."""
+        """Remember a click's token when its answer edited the message it was on, and that
+        message is the game's: the DM hand of ``player`` (``message``: its recorded
+        ``[channel, message]`` ids), or the table (``player=None``, ``message`` its id)."""
         kind = interaction.response.type
         if kind not in (
             discord.InteractionResponseType.message_update,
             discord.InteractionResponseType.deferred_message_update,
         ):
             return
-        token = _Copy(interaction, time.monotonic() + EPHEMERAL_TTL)
+        expected = message[1] if isinstance(message, list | tuple) else message
+        clicked = interaction.message
+        if expected is None or clicked is None or clicked.id != int(expected):
+            return  # an older copy: its token must not edit in place of the game's message
+        # Discord takes the token for 15 minutes from the click, not from the answer.
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        token = _Copy(interaction, time.monotonic() + EPHEMERAL_TTL - max(0.0, age))
         live = self.live(game_id)
         if player is None:
             live.table_token = token
@@ -925,9 +938,8 @@ class SeatedCog(commands.Cog):
         stored = await self.bot.store.games.get(game_id)
         if stored is None:
             return
-        hands = dict(stored.meta.get("hands") or {})
-        if hands.pop(player, None) is not None:
-            await self.bot.store.games.update_meta(game_id, {"hands": hands})
+        if player in (stored.meta.get("hands") or {}):
+            await self.bot.store.games.merge_meta(game_id, "hands", {player: None})
         self.live(game_id).dm_tokens.pop(player, None)
         self.bot.private.dms_closed(int(player))
 
@@ -1008,7 +1020,8 @@ class SeatedCog(commands.Cog):
             await self._on_hand_press(interaction, press, stored, player, locale, copy)
         finally:
             if copy == "dm":
-                self.keep_token(interaction, stored.id, player)
+                hand = (stored.meta.get("hands") or {}).get(player)
+                self.keep_token(interaction, stored.id, player, hand)
 
     async def _on_hand_press(
         self,
@@ -1177,7 +1190,7 @@ class SeatedCog(commands.Cog):
             )
             answered = True
             self.tables.shown((game_id, "table"), stored.version)
-            self.keep_token(interaction, game_id, None)
+            self.keep_token(interaction, game_id, None, stored.meta.get("table_id"))
         finally:
             latest = await self.bot.store.games.require(game_id)
             if latest.version > stored.version or not answered:  # a later move went first

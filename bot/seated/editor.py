@@ -126,16 +126,18 @@ class MessageEditor:
                 async with gate:
                     if slot.pending is None:
                         break
-                    version, send, _ = slot.pending  # the newest, after the wait for a turn
+                    version, send, level = slot.pending  # the newest, after the wait
                     slot.pending = None
                     if version <= slot.shown:
                         continue
-                    await self._send(key, slot, version, send)
+                    await self._send(key, slot, version, send, level)
             except Dropped:
                 slot.pending = None  # the guard drops it: nothing is retried
             slot.last_sent = time.monotonic()
 
-    async def _send(self, key: Hashable, slot: _Slot, version: int, send: Send) -> None:
+    async def _send(
+        self, key: Hashable, slot: _Slot, version: int, send: Send, level: Priority | None
+    ) -> None:
         try:
             await send()
         except (TimeoutError, discord.DiscordServerError, aiohttp.ClientError) as err:
@@ -143,7 +145,7 @@ class MessageEditor:
             slot.retry = min(RETRY_MAX, max(RETRY_FIRST, slot.retry * 2))
             slot.retry *= random.uniform(0.75, 1.25)
             if slot.pending is None:
-                slot.pending = (version, send, Priority.TABLE)
+                slot.pending = (version, send, level)
             log.warning(
                 "could not edit a game message; trying again",
                 extra={"key": str(key), "error": type(err).__name__, "in_s": round(slot.retry)},

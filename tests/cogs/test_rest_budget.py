@@ -99,7 +99,7 @@ async def test_a_player_who_closes_their_dms_mid_game_is_pinged_in_the_channel_o
         assert f"#{game_id}" in notice.content
         assert [u.id for u in notice.mentions] == [cyd.id]
         stored = await table.stored()
-        assert str(cyd.id) not in stored.meta["hands"]  # remembered with the game
+        assert not stored.meta["hands"].get(str(cyd.id))  # remembered with the game
         assert table.bot.private.known_closed(cyd.id)
         await table.pass_cards(str(cyd.id))  # from "Show my hand"
         await table.quiet()
