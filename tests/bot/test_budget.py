@@ -238,3 +238,18 @@ async def test_a_request_that_never_ends_does_not_hold_its_place_forever() -> No
     budget._woken()
     await settle()
     assert waiting.done()
+
+
+async def test_a_probe_given_back_or_cancelled_lets_the_next_request_probe() -> None:
+    clock = Clock()
+    budget = RestBudget(50, now=clock)
+    await budget._on_end(None, SimpleNamespace(), response(503))  # type: ignore[arg-type]
+    clock.t += 1.01  # past the backoff
+    async with budget.turn(Priority.TABLE):
+        pass  # the probe's place went unused (an edit through an interaction's token)
+    await asyncio.wait_for(budget.acquire(), 0.5)
+    budget.release()
+    cancelled = SimpleNamespace(url=response(0).url, exception=asyncio.CancelledError())
+    paused = budget._paused_until
+    await budget._on_exception(None, SimpleNamespace(), cancelled)  # type: ignore[arg-type]
+    assert budget._paused_until == paused  # a task stopping is no outage
