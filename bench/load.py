@@ -425,11 +425,10 @@ class Load:
         return found
 
     def has_dm_hand(self, user: FakeUser) -> bool:
+        """A hand came by DM (an embed; turn notices are plain text), live or waiting."""
         channel = user.dm_channel
         return channel is not None and any(
-            MOVE.match(str(c.get("custom_id", "")))
-            for m in self.fake.messages_in.get(channel.id, ())
-            for c in self.fake.components_of(m)
+            m.embeds and not m.deleted for m in self.fake.messages_in.get(channel.id, ())
         )
 
     async def show_hand(self, table: TableRun, user: FakeUser) -> None:
