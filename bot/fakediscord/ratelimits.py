@@ -105,6 +105,8 @@ class Limits:
     invalid_request_window: float = 600.0
     #: Set by :meth:`off`: why this fake runs without limits.
     off_reason: str | None = None
+    #: Set by :meth:`global_only`: why this fake runs without per-route buckets.
+    relaxed_reason: str | None = None
 
     @property
     def enabled(self) -> bool:
@@ -124,6 +126,7 @@ class Limits:
             interaction_webhook=None,
             dm_open=None,
             default=None,
+            relaxed_reason=reason.strip(),
         )
 
     @classmethod
