@@ -45,7 +45,8 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot.engine import IllegalAction
-from bot.i18n import Lang, has_key, locale_for_user, t
+from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
+from bot.present import refusal
 from bot.storage import GameNotFound
 
 __all__ = [
@@ -586,17 +587,16 @@ async def auto_defer(
 
 def translate_illegal(err: IllegalAction, locale: str) -> str:
     """The refusal in the player's language when the catalog has ``err.key``, else English."""
-    if err.key and has_key(err.key, locale):
-        return t(err.key, locale, **err.params)
-    return str(err)
+    return refusal(err, normalize_locale(locale))
 
 
 async def reply_error(interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
     """An ephemeral, translated refusal (never raises: the user may have gone)."""
-    await _say(interaction, t(key, locale_for_user(interaction), **params))
+    await say(interaction, t(key, locale_for_user(interaction), **params))
 
 
-async def _say(interaction: discord.Interaction[Any], text: str) -> None:
+async def say(interaction: discord.Interaction[Any], text: str) -> None:
+    """A private answer (or follow-up); never raises: the player may have gone."""
     try:
         await respond(interaction, text, ephemeral=True)
     except discord.HTTPException:
@@ -692,7 +692,7 @@ async def report_error(
             extra=extra,
         )
         text = t("errors.generic" if refused is None else "errors.discord_refused", locale)
-    await _say(interaction, text)
+    await say(interaction, text)
 
 
 def _describe(interaction: discord.Interaction[Any]) -> str:
