@@ -1,30 +1,48 @@
 """Späye's own guild settings, kept in the generic per-game store (``game_settings``).
 
-They live beside the runtime, not in the Späye cog, because ``/config`` (another cog) shows
-and changes them and a cog never imports another.
+They live beside the runtime, not in the Späye cog, so that tools outside the cog (the
+sandbox, the tests) read them too; the Späye cog adds the ``/config`` subcommands that change
+them. The server's own settings (time zone, language) stay in ``bot.store.settings``.
 
-=====================  ========================================================  =========
-field                  meaning                                                   default
-=====================  ========================================================  =========
-``reminder_minutes``   remind the channel this long before closing time when     60
-                       cards remain; ``None``: no reminder
-``open_time``          open the day's Späye by itself at this guild-local        ``None``
-                       ``HH:MM``; ``None``: only ``/spaye start`` opens it
-``open_weekdays``      the weekdays of that opening, 0 = Monday .. 6 = Sunday     Mon-Fri
-``open_channel_id``    where it opens (else the channel of the latest Späye)     ``None``
-=====================  ========================================================  =========
+===========================  ==================================================  ==========
+field                        meaning                                             default
+===========================  ==================================================  ==========
+``closing_time``             guild-local ``HH:MM`` when an unfinished day is     ``23:59``
+                             voided (``/config closing-time``)
+``challenge_expiry_minutes`` how long a däye challenge waits for its answer      10
+``committee_role_id``        a role whose members may answer adjustments too     ``None``
+``default_exercise``         the exercise a day opens with                       push-ups
+``announce_channel_id``      where the month's titles are announced (else the    ``None``
+                             channel of the latest Späye)
+``reminder_minutes``         remind the channel this long before closing time    60
+                             when cards remain; ``None``: no reminder
+``open_time``                open the day's Späye by itself at this guild-local  ``None``
+                             ``HH:MM``; ``None``: only ``/spaye start`` opens it
+``open_weekdays``            the weekdays of that opening, 0 = Monday .. 6 =     Mon-Fri
+                             Sunday
+``open_channel_id``          where it opens (else the channel of the latest      ``None``
+                             Späye)
+===========================  ==================================================  ==========
+
+Until schema version 5 the first five lived in ``guild_settings``; that migration copied
+every server's values here.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bot.clock import parse_hhmm
 
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
+
 __all__ = [
+    "DEFAULT_CLOSING",
+    "DEFAULT_EXERCISE",
     "GAME",
     "SpayeSettings",
     "parse_reminder",
@@ -35,6 +53,8 @@ __all__ = [
 ]
 
 GAME: Final = "spaye"
+DEFAULT_CLOSING: Final = "23:59"
+DEFAULT_EXERCISE: Final = "push-ups"
 WORKDAYS: Final = (0, 1, 2, 3, 4)
 _DAY_NAMES: Final = {
     "mon": 0, "monday": 0, "lun": 0, "lundi": 0,
@@ -52,10 +72,28 @@ class SpayeSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
+    closing_time: str = DEFAULT_CLOSING
+    challenge_expiry_minutes: int = Field(default=10, ge=1, le=1440)
+    committee_role_id: int | None = None
+    default_exercise: str = Field(default=DEFAULT_EXERCISE, min_length=1, max_length=100)
+    announce_channel_id: int | None = None
     reminder_minutes: int | None = Field(default=60, ge=1, le=24 * 60 - 1)
     open_time: str | None = None
     open_weekdays: tuple[int, ...] = WORKDAYS
     open_channel_id: int | None = None
+
+    @field_validator("closing_time")
+    @classmethod
+    def _closing(cls, value: str) -> str:
+        return parse_hhmm(value).strftime("%H:%M")
+
+    @field_validator("default_exercise")
+    @classmethod
+    def _exercise(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("the exercise needs a name")
+        return value
 
     @field_validator("open_time")
     @classmethod
@@ -75,11 +113,14 @@ def validate(data: dict[str, Any]) -> dict[str, Any]:
     return SpayeSettings.model_validate(data).model_dump(mode="json")
 
 
-async def spaye_settings(bot: Any, guild_id: int) -> SpayeSettings:
+async def spaye_settings(bot: GamenightBot, guild_id: int) -> SpayeSettings:
+    """The guild's Späye settings, defaults filled in."""
     return SpayeSettings.model_validate(await bot.store.game_settings.get(guild_id, GAME))
 
 
-async def update_spaye_settings(bot: Any, guild_id: int, changes: dict[str, Any]) -> SpayeSettings:
+async def update_spaye_settings(
+    bot: GamenightBot, guild_id: int, changes: dict[str, Any]
+) -> SpayeSettings:
     """Save ``changes``; raises ``pydantic.ValidationError`` (nothing saved) when bad."""
     saved = await bot.store.game_settings.update(guild_id, GAME, changes, validate=validate)
     return SpayeSettings.model_validate(saved)

@@ -4,7 +4,7 @@ A *timer* is a deadline kept in the ``timers`` table (a challenge expiring, a Sp
 closing). Cogs register one handler per kind and schedule timers by key::
 
     bot.timers.register("spaye.close_day", self.close_day)      # in cog_load
-    await bot.timers.schedule("spaye.close_day", settings.closing_at(day),
+    await bot.timers.schedule("spaye.close_day", closing_instant(settings, day),
                               {"game_id": game_id}, key=f"spaye:{game_id}:close")
 
     async def close_day(self, payload: dict[str, Any]) -> None:

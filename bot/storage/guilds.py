@@ -1,4 +1,8 @@
-"""Per-guild settings (``guild_settings``). Cogs use ``bot.store.settings``."""
+"""Per-guild settings (``guild_settings``). Cogs use ``bot.store.settings``.
+
+Only what the whole server shares (its time zone and language); each game keeps its own
+settings in ``bot.store.game_settings`` (:mod:`bot.storage.game_settings`).
+"""
 
 from __future__ import annotations
 
@@ -12,15 +16,7 @@ from bot.storage.models import GuildSettings
 
 __all__ = ["SETTING_FIELDS", "GuildSettingsStore"]
 
-SETTING_FIELDS = (
-    "timezone",
-    "spaye_close",
-    "announce_channel_id",
-    "challenge_expiry_minutes",
-    "committee_role_id",
-    "default_exercise",
-    "locale",
-)
+SETTING_FIELDS = ("timezone", "locale")
 """The settings an admin can change (``locale=None`` means "follow the guild's locale")."""
 
 
@@ -35,8 +31,7 @@ class GuildSettingsStore:
         """The guild's settings. ``preferred_locale`` (``guild.preferred_locale``) fills
         ``locale`` unless an admin chose one."""
         row = await self._db.fetchone(
-            "SELECT timezone, spaye_close, announce_channel_id, challenge_expiry_minutes,"
-            " committee_role_id, default_exercise, locale FROM guild_settings WHERE guild_id = ?",
+            "SELECT timezone, locale FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
         values: dict[str, Any] = dict(row) if row is not None else {}
@@ -72,24 +67,13 @@ class GuildSettingsStore:
                     data["locale"] = normalize_locale(preferred_locale)
             new = GuildSettings.model_validate(data)
             await self._db.execute(
-                "INSERT INTO guild_settings (guild_id, timezone, spaye_close, announce_channel_id,"
-                " challenge_expiry_minutes, committee_role_id, default_exercise, locale,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone,"
-                " spaye_close = excluded.spaye_close,"
-                " announce_channel_id = excluded.announce_channel_id,"
-                " challenge_expiry_minutes = excluded.challenge_expiry_minutes,"
-                " committee_role_id = excluded.committee_role_id,"
-                " default_exercise = excluded.default_exercise, locale = excluded.locale,"
+                "INSERT INTO guild_settings (guild_id, timezone, locale, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " timezone = excluded.timezone, locale = excluded.locale,"
                 " updated_at = excluded.updated_at",
                 (
                     guild_id,
                     new.timezone,
-                    new.spaye_close,
-                    new.announce_channel_id,
-                    new.challenge_expiry_minutes,
-                    new.committee_role_id,
-                    new.default_exercise,
                     new.locale if new.locale_explicit else None,
                     to_iso(self._clock.now()),
                 ),

@@ -186,11 +186,34 @@ CREATE TABLE dm_channels (
 );
 """
 
+_SPAYE_SETTINGS = """
+-- Each game's settings are its own: Späye's closing time, challenge expiry, committee role,
+-- default exercise and announcement channel move from guild_settings into its JSON object
+-- in game_settings (merged with what Späye kept there already), every server's values kept.
+INSERT INTO game_settings (guild_id, game, settings, updated_at)
+SELECT guild_id, 'spaye',
+       json_object('closing_time', spaye_close,
+                   'challenge_expiry_minutes', challenge_expiry_minutes,
+                   'committee_role_id', committee_role_id,
+                   'default_exercise', default_exercise,
+                   'announce_channel_id', announce_channel_id),
+       updated_at
+  FROM guild_settings WHERE true
+    ON CONFLICT (guild_id, game) DO UPDATE
+   SET settings = json_patch(game_settings.settings, excluded.settings);
+ALTER TABLE guild_settings DROP COLUMN spaye_close;
+ALTER TABLE guild_settings DROP COLUMN challenge_expiry_minutes;
+ALTER TABLE guild_settings DROP COLUMN committee_role_id;
+ALTER TABLE guild_settings DROP COLUMN default_exercise;
+ALTER TABLE guild_settings DROP COLUMN announce_channel_id;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
     Migration(3, "one lobby kind for every seated game", _SEATED_LOBBIES),
     Migration(4, "DM channels known per user", _DM_CHANNELS),
+    Migration(5, "Späye's settings in its own per-game settings", _SPAYE_SETTINGS),
 )
 
 

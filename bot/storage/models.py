@@ -8,9 +8,9 @@ from functools import lru_cache
 from typing import Any, Literal, NamedTuple, TypeAlias
 from zoneinfo import ZoneInfo, available_timezones
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
-from bot.clock import at_local, local_date, parse_hhmm
+from bot.clock import local_date
 from bot.engine import Event, Game
 
 __all__ = [
@@ -83,7 +83,9 @@ def is_known_timezone(name: str) -> bool:
 
 
 class GuildSettings(BaseModel):
-    """One guild's settings, with the defaults for anything never set.
+    """One guild's own settings (what every game shares), with the defaults for anything
+    never set. A game's settings are its own, in ``bot.store.game_settings`` (Späye's:
+    :mod:`bot.spaye_settings`).
 
     ``locale`` is always usable: the admin's choice when ``locale_explicit``, otherwise the
     guild's preferred locale (passed to :meth:`GuildSettingsStore.get`).
@@ -93,11 +95,6 @@ class GuildSettings(BaseModel):
 
     guild_id: int
     timezone: str = "UTC"
-    spaye_close: str = "23:59"
-    announce_channel_id: int | None = None
-    challenge_expiry_minutes: int = Field(default=10, ge=1, le=1440)
-    committee_role_id: int | None = None
-    default_exercise: str = Field(default="push-ups", min_length=1, max_length=100)
     locale: Literal["en", "fr"] = "en"
     locale_explicit: bool = False
 
@@ -108,19 +105,6 @@ class GuildSettings(BaseModel):
             raise ValueError(f"unknown time zone {value!r} (use an IANA name like Europe/Paris)")
         return value
 
-    @field_validator("spaye_close")
-    @classmethod
-    def _hhmm(cls, value: str) -> str:
-        return parse_hhmm(value).strftime("%H:%M")
-
-    @field_validator("default_exercise")
-    @classmethod
-    def _exercise(cls, value: str) -> str:
-        value = " ".join(value.split())
-        if not value:
-            raise ValueError("the exercise needs a name")
-        return value
-
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
@@ -128,10 +112,6 @@ class GuildSettings(BaseModel):
     def today(self, now: datetime) -> date:
         """The guild's calendar day at instant ``now`` (the key of its Späye day)."""
         return local_date(now, self.zone)
-
-    def closing_at(self, day: date) -> datetime:
-        """The UTC instant the guild's Späye of ``day`` closes."""
-        return at_local(day, self.spaye_close, self.zone)
 
 
 @dataclass(frozen=True, slots=True)

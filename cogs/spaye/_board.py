@@ -5,25 +5,27 @@ unused and today's running Späye, provisional."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.clock import month_of
 from bot.engine.spaye import COLUMNS, TITLE_NAMES
 from bot.i18n import t
-from bot.storage import GuildSettings
+from bot.present import mention
 from bot.ui import GameButton, GameView
 from cogs.spaye._month import settle_job, standings_of
-from cogs.spaye._periods import month_before, parse_month
+from cogs.spaye._periods import SpayeGuild, guild_settings, month_before, parse_month
 from cogs.spaye._render_month import (
     COLOUR,
-    mention,
     month_label,
     ranked_players,
     table_row,
     title_lines,
 )
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
 
 __all__ = ["PAGE_ROWS", "Board", "board", "board_embed", "board_view", "parse_board_arg"]
 
@@ -57,7 +59,7 @@ def _month(text: str | None, current: str, locale: str) -> str:
 
 
 async def board(
-    bot: Any,
+    bot: GamenightBot,
     guild: discord.Guild | int,
     month: str | None,
     locale: str,
@@ -72,7 +74,7 @@ async def board(
     ``viewer`` whose row is on another page gets it under the table. Raises ``ValueError`` with a text in ``locale`` for a month that is not ``YYYY-MM``
     or has not started.
     """
-    settings: GuildSettings = await bot.guild_settings(guild)
+    settings = await guild_settings(bot, guild)
     guild_id = settings.guild_id
     today = settings.today(bot.clock.now())
     current = month_of(today)
@@ -136,7 +138,7 @@ async def board(
 
 
 async def board_embed(
-    bot: Any, guild: discord.Guild | int, month: str | None, locale: str
+    bot: GamenightBot, guild: discord.Guild | int, month: str | None, locale: str
 ) -> discord.Embed:
     """The first page of :func:`board`."""
     return (await board(bot, guild, month, locale, page=1)).embed
@@ -175,7 +177,7 @@ def parse_board_arg(arg: str | None) -> tuple[str, int] | None:
         return None
 
 
-async def _bonuses_left(bot: Any, guild_id: int, month: str, locale: str) -> str:
+async def _bonuses_left(bot: GamenightBot, guild_id: int, month: str, locale: str) -> str:
     earned = await bot.store.titles.of_month(guild_id, month_before(month))
     left = {x.title: x.user_id for x in earned if x.bonus_available}
     if not left:
@@ -186,7 +188,7 @@ async def _bonuses_left(bot: Any, guild_id: int, month: str, locale: str) -> str
     )
 
 
-async def _today(bot: Any, settings: GuildSettings, locale: str) -> str | None:
+async def _today(bot: GamenightBot, settings: SpayeGuild, locale: str) -> str | None:
     """Today's running Späye's points, marked provisional; ``None`` when none is running."""
     day = await bot.store.days.get(settings.guild_id, settings.today(bot.clock.now()))
     if day is None or day.status != "active":
@@ -208,5 +210,5 @@ async def _today(bot: Any, settings: GuildSettings, locale: str) -> str | None:
         )
         for p in scored
     ] or [t("spaye.cal.board.today_empty", locale)]
-    lines.append(t("spaye.cal.board.today_note", locale, time=settings.spaye_close))
+    lines.append(t("spaye.cal.board.today_note", locale, time=settings.spaye.closing_time))
     return "\n".join(lines)[:1024]

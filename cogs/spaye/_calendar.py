@@ -22,16 +22,17 @@ bot was down runs once at start-up; a second run gets ``IllegalAction`` and coun
 Reminder. With the closing, a second durable timer (kind ``spaye.remind_close``, key
 ``spaye:<game_id>:remind``) is due ``/config spaye-reminder`` before the closing instant
 (default one hour; off possible). If cards remain then, the channel is told the day will be
-voided. ``/config spaye-reminder`` dispatches ``spaye_settings_changed(guild_id, settings)``
-and the running day's reminder moves.
+voided. Späye's ``/config`` subcommands (:mod:`cogs.spaye._settings`) dispatch
+``spaye_settings_changed(guild_id, settings, field)``: a new reminder moves the running day's
+reminder, a new closing time its closing (and reminder).
 
 Opening on workdays (:mod:`cogs.spaye._opening`, off by default): one durable timer per
 guild opens the day's Späye at ``/config spaye-opening`` on its weekdays, caught up once
 after downtime, never on a day already opened.
 
-Settings. ``/config timezone`` and ``/config closing-time`` dispatch
-``guild_settings_changed(settings, field)``; the calendar then moves the closing of the
-guild's running day. A change that would put that closing in the past leaves it as it was
+Settings. ``/config timezone`` dispatches ``guild_settings_changed(settings, field)`` and
+``/config closing-time`` ``spaye_settings_changed``; the calendar then moves the closing of
+the guild's running day. A change that would put that closing in the past leaves it as it was
 (the running day is not closed by surprise); the new setting applies from the next day.
 
 Month end (:mod:`cogs.spaye._month`): hourly at :05 UTC and once at start-up; each guild's
@@ -46,7 +47,7 @@ import logging
 import weakref
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -67,12 +68,16 @@ from cogs.spaye._closing import schedule_closing as _schedule_closing
 from cogs.spaye._month import DM_KIND, MONTH_JOB, deliver_title_dm, month_end
 from cogs.spaye._opening import OPEN_KIND, arm_openings, opening_timer, schedule_opening
 
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
+
 __all__ = ["board_embed", "run_month_end", "schedule_closing", "start_calendar"]
 
 log = logging.getLogger("gamenight.spaye.calendar")
 
-CLOSING_FIELDS = ("timezone", "spaye_close")
-"""Settings whose change moves the running day's closing."""
+CLOSING_FIELDS = ("timezone", "closing_time")
+"""Settings (the server's time zone, Späye's closing time) whose change moves the running
+day's closing."""
 
 
 @dataclass
@@ -85,14 +90,14 @@ class _Calendar:
 _CALENDARS: weakref.WeakKeyDictionary[Any, _Calendar] = weakref.WeakKeyDictionary()
 
 
-async def run_month_end(bot: Any, *, run_timers: bool = True) -> None:
+async def run_month_end(bot: GamenightBot, *, run_timers: bool = True) -> None:
     """The month-end job (what the hourly trigger and the start-up catch-up run)."""
     await month_end(
         bot, close=lambda game_id, day: close_day(bot, game_id, day), run_timers=run_timers
     )
 
 
-async def start_calendar(bot: Any) -> None:
+async def start_calendar(bot: GamenightBot) -> None:
     """Register timer handlers, the month-end job and the settings listener; catch up once.
 
     Called before the bot is ready (``cog_load``), the bot's start-up catch-up runs the
@@ -107,9 +112,12 @@ async def start_calendar(bot: Any) -> None:
     async def on_remind(payload: dict[str, Any]) -> None:
         await remind_timer(bot, payload)
 
-    async def on_spaye_settings(guild_id: int, new: Any) -> None:
+    async def on_spaye_settings(guild_id: int, new: Any, changed: str | None = None) -> None:
         try:
-            await rearm_reminders(bot, guild_id)
+            if changed in CLOSING_FIELDS:
+                await rearm_closings(bot, guild_id)
+            else:
+                await rearm_reminders(bot, guild_id)
             await schedule_opening(bot, guild_id)
         except Exception:
             log.exception("could not move a reminder or an opening", extra={"guild_id": guild_id})
@@ -155,7 +163,7 @@ async def start_calendar(bot: Any) -> None:
         task.add_done_callback(calendar.tasks.discard)
 
 
-async def _catch_up(bot: Any) -> None:
+async def _catch_up(bot: GamenightBot) -> None:
     try:
         await bot.timers.run_due()
         await run_month_end(bot)
@@ -163,13 +171,13 @@ async def _catch_up(bot: Any) -> None:
         log.exception("Späye calendar catch-up failed")
 
 
-async def schedule_closing(bot: Any, guild_id: int, day: date, game_id: int) -> None:
+async def schedule_closing(bot: GamenightBot, guild_id: int, day: date, game_id: int) -> None:
     """Arm the timer that closes ``game_id`` at the guild's closing time on ``day``."""
     await _schedule_closing(bot, guild_id, day, game_id)
 
 
 async def board_embed(
-    bot: Any, guild: discord.Guild, month: str | None, locale: str
+    bot: GamenightBot, guild: discord.Guild, month: str | None, locale: str
 ) -> discord.Embed:
     """The month's three columns, titles and bonuses left (today's points provisional).
 

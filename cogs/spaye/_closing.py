@@ -1,4 +1,4 @@
-"""Closing a guild's Späye day at its closing time (RULES.md section 1, "The day").
+"""Closing a guild's Späye day at its closing time (docs/rules/spaye.md, "The day").
 
 One durable timer per day: kind :data:`CLOSE_KIND`, key ``spaye:<game_id>:close``
 (:func:`closing_key`), due at :func:`closing_instant`. Its handler applies
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -18,11 +18,15 @@ from bot.clock import month_of
 from bot.engine import SYSTEM, Event
 from bot.engine.spaye import TITLE_NAMES
 from bot.i18n import t
+from bot.present import mention
 from bot.spaye_settings import spaye_settings
-from bot.storage import GameNotFound, GuildSettings, StoredGame
+from bot.storage import GameNotFound, StoredGame
 from bot.storage.models import ActOutcome
-from cogs.spaye._periods import closing_instant, guild_settings
-from cogs.spaye._render_month import mention, month_label
+from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings
+from cogs.spaye._render_month import month_label
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
 
 __all__ = [
     "CLOSE_KIND",
@@ -49,7 +53,7 @@ def closing_key(game_id: int) -> str:
     return f"spaye:{game_id}:close"
 
 
-async def schedule_closing(bot: Any, guild_id: int, day: date, game_id: int) -> None:
+async def schedule_closing(bot: GamenightBot, guild_id: int, day: date, game_id: int) -> None:
     """Arm (or move) the timer that closes ``game_id`` at the guild's closing time on ``day``.
 
     ``day`` is the guild-local date the Späye was opened for. A closing time already past
@@ -70,7 +74,7 @@ def reminder_key(game_id: int) -> str:
     return f"spaye:{game_id}:remind"
 
 
-async def reminder_instant(bot: Any, guild_id: int, day: date) -> Any:
+async def reminder_instant(bot: GamenightBot, guild_id: int, day: date) -> Any:
     """When the reminder of ``day`` is due (``/config spaye-reminder`` before the closing
     instant, an absolute duration whatever the clocks do), or ``None`` when it is off."""
     settings = await guild_settings(bot, guild_id)
@@ -80,7 +84,7 @@ async def reminder_instant(bot: Any, guild_id: int, day: date) -> Any:
     return closing_instant(settings, day) - timedelta(minutes=minutes)
 
 
-async def schedule_reminder(bot: Any, guild_id: int, day: date, game_id: int) -> None:
+async def schedule_reminder(bot: GamenightBot, guild_id: int, day: date, game_id: int) -> None:
     """Arm (or move, or drop when off) the reminder before the day's closing."""
     due = await reminder_instant(bot, guild_id, day)
     if due is None:
@@ -94,7 +98,7 @@ async def schedule_reminder(bot: Any, guild_id: int, day: date, game_id: int) ->
     )
 
 
-async def remind_timer(bot: Any, payload: dict[str, Any]) -> None:
+async def remind_timer(bot: GamenightBot, payload: dict[str, Any]) -> None:
     """The ``spaye.remind_close`` handler: when cards remain, tell the channel the day will
     be voided at closing time. Nothing once the day is over or past its closing."""
     guild_id, game_id = int(payload["guild_id"]), int(payload["game_id"])
@@ -117,7 +121,7 @@ async def remind_timer(bot: Any, payload: dict[str, Any]) -> None:
     text = t(
         "spaye.cal.reminder",
         settings.locale,
-        time=settings.spaye_close,
+        time=settings.spaye.closing_time,
         when=f"<t:{int(closing.timestamp())}:R>",
         table=table,
     )
@@ -128,14 +132,14 @@ async def remind_timer(bot: Any, payload: dict[str, Any]) -> None:
         log.warning("could not remind the channel", extra={"game_id": game_id})
 
 
-async def rearm_reminders(bot: Any, guild_id: int) -> None:
+async def rearm_reminders(bot: GamenightBot, guild_id: int) -> None:
     """The reminder setting changed: move the reminder of the guild's running day(s)."""
     for day in await bot.store.days.active():
         if day.guild_id == guild_id:
             await schedule_reminder(bot, guild_id, day.day, day.game_id)
 
 
-async def rearm_closings(bot: Any, guild_id: int) -> int:
+async def rearm_closings(bot: GamenightBot, guild_id: int) -> int:
     """Move the closing of the guild's running day(s) to its current settings; returns how
     many moved. A closing the change would put in the past is left as it was."""
     settings = await guild_settings(bot, guild_id)
@@ -149,7 +153,7 @@ async def rearm_closings(bot: Any, guild_id: int) -> int:
     return moved
 
 
-async def arm_missing_closings(bot: Any) -> int:
+async def arm_missing_closings(bot: GamenightBot) -> int:
     """Give every running day a pending closing (armed before this code, or given up)."""
     armed = 0
     for day in await bot.store.days.active():
@@ -160,7 +164,7 @@ async def arm_missing_closings(bot: Any) -> int:
     return armed
 
 
-async def close_timer(bot: Any, payload: dict[str, Any]) -> None:
+async def close_timer(bot: GamenightBot, payload: dict[str, Any]) -> None:
     """The ``spaye.close_day`` handler. ``IllegalAction`` (already closed) means done."""
     guild_id, game_id = int(payload["guild_id"]), int(payload["game_id"])
     day = date.fromisoformat(payload["day"])
@@ -171,7 +175,7 @@ async def close_timer(bot: Any, payload: dict[str, Any]) -> None:
     await close_day(bot, game_id, day)
 
 
-async def close_day(bot: Any, game_id: int, day: date) -> StoredGame | None:
+async def close_day(bot: GamenightBot, game_id: int, day: date) -> StoredGame | None:
     """Close a Späye now (SYSTEM ``close``) and tell its channel; ``None`` if it is unknown.
 
     Raises ``IllegalAction`` when the day is already finished or voided: nothing is sent.
@@ -198,9 +202,9 @@ async def close_day(bot: Any, game_id: int, day: date) -> StoredGame | None:
     return stored
 
 
-def closing_text(events: list[Event], settings: GuildSettings, day: date) -> str:
+def closing_text(events: list[Event], settings: SpayeGuild, day: date) -> str:
     """The public message of a closing, in the guild's language."""
-    locale, time = settings.locale, settings.spaye_close
+    locale, time = settings.locale, settings.spaye.closing_time
     lines: list[str] = []
     for event in events:
         if event["type"] == "day_voided":

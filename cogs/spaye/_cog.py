@@ -23,21 +23,22 @@ from discord.ext import commands
 
 from bot.clock import at_local
 from bot.engine import Event
-from bot.i18n import locale_for_user, normalize_locale, t
+from bot.i18n import Lang, locale_for_user, t
 from bot.storage import (
     DayAlreadyOpened,
-    GuildSettings,
     PlayerResult,
     StoredGame,
     default_results,
 )
-from bot.ui import Press, auto_defer, respond, update_message
+from bot.ui import Press, auto_defer, respond, say, update_message
 from cogs.spaye import _render as render
 from cogs.spaye._board import board, board_view, parse_board_arg
 from cogs.spaye._calendar import start_calendar
+from cogs.spaye._click import EXPIRY_KIND
 from cogs.spaye._opening import open_spaye
-from cogs.spaye._periods import closing_instant
-from cogs.spaye._play import EXPIRY_KIND, SpayeTable, say
+from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings
+from cogs.spaye._settings import config_commands, config_fields
+from cogs.spaye._table import SpayeTable
 from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
 
 if TYPE_CHECKING:
@@ -79,11 +80,27 @@ class SpayeCog(commands.Cog, name="Späye"):
         self.bot.timers.register(EXPIRY_KIND, self.table.on_expiry)
         if self.bot.db.is_open:  # loaded without a database (command checks): no calendar
             await start_calendar(self.bot)
+        config = self.bot.get_cog("Config")
+        if config is not None:  # loaded before us: add our /config subcommands ourselves
+            config.add_game(self)  # type: ignore[attr-defined]
 
     async def cog_unload(self) -> None:
+        config = self.bot.get_cog("Config")
+        if config is not None:
+            config.remove_game(self)  # type: ignore[attr-defined]
         self.bot.actions.unregister(KIND)
         self.bot.remove_dynamic_items(SpayeUserSelect)
         self.bot.timers.unregister(EXPIRY_KIND)
+
+    # -- /config: Späye's settings (cogs.spaye._settings) ------------------------------------
+
+    def config_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """Späye's ``/config`` subcommands (the ``Config`` cog adds them)."""
+        return config_commands()
+
+    async def config_fields(self, guild: discord.Guild, locale: Lang) -> list[tuple[str, str]]:
+        """Späye's lines of ``/config show``."""
+        return await config_fields(self.bot, guild, locale)
 
     # -- /spaye start -----------------------------------------------------------------------
 
@@ -108,7 +125,7 @@ class SpayeCog(commands.Cog, name="Späye"):
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
         async with auto_defer(interaction):
-            settings = await self.bot.guild_settings(guild)
+            settings = await guild_settings(self.bot, guild)
             now = self.bot.clock.now()
             today = settings.today(now)
             existing = await self.bot.store.days.get(guild.id, today)
@@ -124,7 +141,7 @@ class SpayeCog(commands.Cog, name="Späye"):
                     guild.id,
                     channel_id,
                     today,
-                    exercise or settings.default_exercise,
+                    exercise or settings.spaye.default_exercise,
                     interaction.user,
                 )
             except DayAlreadyOpened as err:
@@ -133,7 +150,7 @@ class SpayeCog(commands.Cog, name="Späye"):
             except ValueError:
                 await say(interaction, t("spaye.start.bad_exercise", locale))
                 return
-            public = normalize_locale(settings.locale)
+            public = settings.locale
             opener = str(interaction.user.id)
             await respond(interaction, render.opened(opener, game.public_view(), public))
 
@@ -152,7 +169,7 @@ class SpayeCog(commands.Cog, name="Späye"):
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
         async with auto_defer(interaction, ephemeral=True):
-            settings = await self.bot.guild_settings(guild)
+            settings = await guild_settings(self.bot, guild)
             today = settings.today(self.bot.clock.now())
             day = await self.bot.store.days.get(guild.id, today)
             if day is None:
@@ -181,7 +198,7 @@ class SpayeCog(commands.Cog, name="Späye"):
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
         async with auto_defer(interaction):
-            settings = await self.bot.guild_settings(guild)
+            settings = await guild_settings(self.bot, guild)
             day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
             if day is None:
                 await say(interaction, t("spaye.daye.no_day", locale))
@@ -276,7 +293,7 @@ class SpayeCog(commands.Cog, name="Späye"):
             await say(interaction, refusal)
             return
         async with auto_defer(interaction):
-            settings = await self.bot.guild_settings(guild)
+            settings = await guild_settings(self.bot, guild)
             day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
             if day is None:
                 await say(interaction, t("spaye.daye.no_day", locale))
@@ -310,18 +327,19 @@ class SpayeCog(commands.Cog, name="Späye"):
             log.exception("could not spend a closed day's bonuses", extra={"game_id": stored.id})
 
 
-def closed_for_today(settings: GuildSettings, today: date, locale: str) -> str:
-    """Past closing time no Späye opens that day: when the next one can (RULES.md)."""
+def closed_for_today(settings: SpayeGuild, today: date, locale: Lang) -> str:
+    """Past closing time no Späye opens that day: when the next one can (the day's rules in
+    docs/rules/spaye.md)."""
     tomorrow = today + timedelta(days=1)
     opens = int(at_local(tomorrow, "00:00", settings.zone).timestamp())
-    return render.closed_for_today(settings.spaye_close, f"<t:{opens}:F>", locale)
+    return render.closed_for_today(settings.spaye.closing_time, f"<t:{opens}:F>", locale)
 
 
-def _already(status: str, locale: str) -> str:
+def _already(status: str, locale: Lang) -> str:
     return t("spaye.start.already", locale, status=render.status_name(status, locale))
 
 
-def _bad_colleagues(picked: list[discord.User], me: int, locale: str) -> str | None:
+def _bad_colleagues(picked: list[discord.User], me: int, locale: Lang) -> str | None:
     """Why these colleagues can't be challenged (a bot, oneself, twice the same)."""
     if any(u.bot for u in picked):
         return t("spaye.daye.bot", locale)

@@ -40,7 +40,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import date, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -48,9 +48,15 @@ from bot.clock import month_of
 from bot.engine import IllegalAction
 from bot.engine.spaye import TITLE_NAMES, month_standings
 from bot.i18n import t
-from bot.storage import GuildSettings, StoredGame
+from bot.storage import StoredGame
 from bot.storage.models import SpayeDay
-from cogs.spaye._periods import closing_instant, guild_settings, month_after, month_before
+from cogs.spaye._periods import (
+    SpayeGuild,
+    closing_instant,
+    guild_settings,
+    month_after,
+    month_before,
+)
 from cogs.spaye._picture import month_picture
 from cogs.spaye._render_month import (
     COLOUR,
@@ -60,6 +66,9 @@ from cogs.spaye._render_month import (
     table_row,
     title_lines,
 )
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
 
 __all__ = [
     "DM_KIND",
@@ -87,7 +96,7 @@ CloseDay = Callable[[int, date], Awaitable[Any]]
 _LOCKS: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
-def _lock(bot: Any) -> asyncio.Lock:
+def _lock(bot: GamenightBot) -> asyncio.Lock:
     return _LOCKS.setdefault(bot, asyncio.Lock())
 
 
@@ -96,14 +105,14 @@ def settle_job(guild_id: int) -> str:
     return f"{MONTH_JOB}:{guild_id}"
 
 
-async def standings_of(bot: Any, guild_id: int, month: str) -> dict[str, Any]:
+async def standings_of(bot: GamenightBot, guild_id: int, month: str) -> dict[str, Any]:
     """``month_standings`` over the guild's finished and voided Späyes of ``month`` (a voided
     day counts no point; its späyins are späyins of the month)."""
     games: list[StoredGame] = await bot.store.days.closed_in_month(guild_id, month)
     return month_standings([g.game.result() for g in games])
 
 
-async def month_end(bot: Any, close: CloseDay, *, run_timers: bool = True) -> None:
+async def month_end(bot: GamenightBot, close: CloseDay, *, run_timers: bool = True) -> None:
     """Settle and announce every month that ended in its guild's time zone (see above).
     ``run_timers=False`` from inside a timer's handler (the timers run after it anyway)."""
     async with _lock(bot):
@@ -126,7 +135,7 @@ async def month_end(bot: Any, close: CloseDay, *, run_timers: bool = True) -> No
 
 
 async def _end_months(
-    bot: Any,
+    bot: GamenightBot,
     guild_id: int,
     months: Sequence[str],
     running: Sequence[SpayeDay],
@@ -154,7 +163,7 @@ async def _end_months(
 
 
 async def _close_overdue(
-    settings: GuildSettings, days: Sequence[SpayeDay], now: Any, close: CloseDay
+    settings: SpayeGuild, days: Sequence[SpayeDay], now: Any, close: CloseDay
 ) -> bool:
     """Close the month's days still running past their closing; ``False`` if one is left."""
     for day in days:
@@ -170,7 +179,7 @@ async def _close_overdue(
     return True
 
 
-async def settle_month(bot: Any, guild_id: int, month: str) -> dict[str, Any] | None:
+async def settle_month(bot: GamenightBot, guild_id: int, month: str) -> dict[str, Any] | None:
     """Claim the month and award its titles in one transaction; ``None`` if already done."""
     standings = await standings_of(bot, guild_id, month)
     async with bot.db.transaction():
@@ -186,7 +195,7 @@ async def settle_month(bot: Any, guild_id: int, month: str) -> dict[str, Any] | 
     return standings
 
 
-async def _retry_announcements(bot: Any, tried: set[tuple[int, str]]) -> None:
+async def _retry_announcements(bot: GamenightBot, tried: set[tuple[int, str]]) -> None:
     now = bot.clock.now()
     waiting = sorted({(x.guild_id, x.month) for x in await bot.store.titles.unannounced()})
     for guild_id, month in waiting:
@@ -204,7 +213,7 @@ async def _retry_announcements(bot: Any, tried: set[tuple[int, str]]) -> None:
             log.exception("announcement retry failed", extra={"guild_id": guild_id})
 
 
-async def month_names(bot: Any, guild_id: int, month: str) -> dict[str, str]:
+async def month_names(bot: GamenightBot, guild_id: int, month: str) -> dict[str, str]:
     """Display names seen in the guild's Späyes of ``month`` (the latest day's win)."""
     names: dict[str, str] = {}
     for stored in await bot.store.games.find(guild_id=guild_id, kind="spaye", status=None):
@@ -247,7 +256,7 @@ def month_embed(
     return embed
 
 
-async def announce_month(bot: Any, guild_id: int, month: str) -> bool:
+async def announce_month(bot: GamenightBot, guild_id: int, month: str) -> bool:
     """Post the month's titles (or "no Späye finished"); ``True`` once posted."""
     settings = await guild_settings(bot, guild_id)
     locale = settings.locale
@@ -282,8 +291,8 @@ async def announce_month(bot: Any, guild_id: int, month: str) -> bool:
 
 
 async def _post(
-    bot: Any,
-    settings: GuildSettings,
+    bot: GamenightBot,
+    settings: SpayeGuild,
     *,
     content: str | None = None,
     embed: discord.Embed | None = None,
@@ -292,8 +301,8 @@ async def _post(
     """Send to the announcement channel, else to the channel of the latest Späye;
     ``picture`` is ``(filename, PNG bytes, alt text)``, attached to each attempt."""
     targets: list[int] = []
-    if settings.announce_channel_id is not None:
-        targets.append(settings.announce_channel_id)
+    if settings.spaye.announce_channel_id is not None:
+        targets.append(settings.spaye.announce_channel_id)
     latest = await bot.store.games.find(
         guild_id=settings.guild_id, kind="spaye", status=None, limit=1
     )
@@ -308,7 +317,7 @@ async def _post(
         try:
             await channel.send(
                 content,
-                embed=embed,
+                embeds=[embed] if embed is not None else [],
                 files=files,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -322,7 +331,7 @@ async def _post(
     return False
 
 
-async def deliver_title_dm(bot: Any, payload: dict[str, Any]) -> None:
+async def deliver_title_dm(bot: GamenightBot, payload: dict[str, Any]) -> None:
     """The ``spaye.title_dm`` handler: tell a titleholder their titles and bonuses."""
     guild_id, month, user_id = int(payload["guild_id"]), str(payload["month"]), payload["user_id"]
     held = await bot.store.titles.held_by(guild_id, month, int(user_id))

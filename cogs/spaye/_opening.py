@@ -16,19 +16,20 @@ from __future__ import annotations
 import logging
 import secrets
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.clock import month_of
 from bot.engine import Game, new_game
-from bot.i18n import normalize_locale
-from bot.spaye_settings import SpayeSettings, spaye_settings
-from bot.storage import DayAlreadyOpened, GuildSettings
+from bot.storage import DayAlreadyOpened
 from cogs.spaye import _render as render
 from cogs.spaye._closing import schedule_closing
 from cogs.spaye._month import month_names
-from cogs.spaye._periods import closing_instant, guild_settings, wall_instant
+from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings, wall_instant
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
 
 __all__ = [
     "OPEN_KIND",
@@ -73,9 +74,11 @@ def day_meta(day: date, names: dict[str, str] | None = None) -> dict[str, Any]:
     }
 
 
-async def day_options(bot: Any, guild_id: int, today: date, exercise: str) -> dict[str, Any]:
+async def day_options(
+    bot: GamenightBot, guild_id: int, today: date, exercise: str
+) -> dict[str, Any]:
     """Bonuses of last month's titles still unused, this month's späyins so far (a voided
-    day's too: they played, RULES.md)."""
+    day's too: they played, docs/rules/spaye.md)."""
     titles = await bot.store.titles.of_month(guild_id, previous_month(today))
     bonuses = {x.title: str(x.user_id) for x in titles if x.bonus_available}
     spayins: dict[str, None] = {}
@@ -90,7 +93,7 @@ async def day_options(bot: Any, guild_id: int, today: date, exercise: str) -> di
 
 
 async def open_spaye(
-    bot: Any,
+    bot: GamenightBot,
     guild_id: int,
     channel_id: int,
     today: date,
@@ -121,9 +124,8 @@ def opening_key(guild_id: int) -> str:
     return f"spaye:auto_open:{guild_id}"
 
 
-def _openings(
-    settings: GuildSettings, spaye: SpayeSettings, around: date, days: range
-) -> list[tuple[date, datetime]]:
+def _openings(settings: SpayeGuild, around: date, days: range) -> list[tuple[date, datetime]]:
+    spaye = settings.spaye
     if spaye.open_time is None:
         return []
     found = []
@@ -134,31 +136,26 @@ def _openings(
     return found
 
 
-def next_opening(
-    settings: GuildSettings, spaye: SpayeSettings, after: datetime
-) -> tuple[date, datetime] | None:
+def next_opening(settings: SpayeGuild, after: datetime) -> tuple[date, datetime] | None:
     """The first configured opening strictly after ``after``: ``(local day, UTC instant)``."""
     today = settings.today(after)
     return next(
-        ((d, at) for d, at in _openings(settings, spaye, today, range(-1, 9)) if at > after),
+        ((d, at) for d, at in _openings(settings, today, range(-1, 9)) if at > after),
         None,
     )
 
 
-def previous_opening(
-    settings: GuildSettings, spaye: SpayeSettings, now: datetime
-) -> tuple[date, datetime] | None:
+def previous_opening(settings: SpayeGuild, now: datetime) -> tuple[date, datetime] | None:
     """The latest configured opening at or before ``now``."""
     today = settings.today(now)
-    past = [(d, at) for d, at in _openings(settings, spaye, today, range(-8, 2)) if at <= now]
+    past = [(d, at) for d, at in _openings(settings, today, range(-8, 2)) if at <= now]
     return past[-1] if past else None
 
 
-async def schedule_opening(bot: Any, guild_id: int) -> None:
+async def schedule_opening(bot: GamenightBot, guild_id: int) -> None:
     """Arm the guild's next automatic opening (or drop it when the setting is off)."""
-    spaye = await spaye_settings(bot, guild_id)
     settings = await guild_settings(bot, guild_id)
-    upcoming = next_opening(settings, spaye, bot.clock.now())
+    upcoming = next_opening(settings, bot.clock.now())
     if upcoming is None:
         await bot.timers.cancel(opening_key(guild_id))
         return
@@ -168,7 +165,7 @@ async def schedule_opening(bot: Any, guild_id: int) -> None:
     )
 
 
-async def arm_openings(bot: Any) -> None:
+async def arm_openings(bot: GamenightBot) -> None:
     """At start-up: every guild with an automatic opening has its timer (a pending one,
     overdue or not, is left for the catch-up to run once)."""
     for guild_id, raw in (await bot.store.game_settings.guilds("spaye")).items():
@@ -179,44 +176,41 @@ async def arm_openings(bot: Any) -> None:
             await schedule_opening(bot, guild_id)
 
 
-async def opening_timer(bot: Any, payload: dict[str, Any], before: Any = None) -> None:
+async def opening_timer(bot: GamenightBot, payload: dict[str, Any], before: Any = None) -> None:
     """The ``spaye.auto_open`` handler (see the module docstring). ``before`` is awaited
     first on the 1st of a month, so last month's titles (and bonuses) are settled."""
     guild_id = int(payload["guild_id"])
     try:
-        spaye = await spaye_settings(bot, guild_id)
         settings = await guild_settings(bot, guild_id)
         now = bot.clock.now()
         today = settings.today(now)
-        latest = previous_opening(settings, spaye, now)
+        latest = previous_opening(settings, now)
         due_today = latest is not None and latest[0] == today
         if due_today and now < closing_instant(settings, today):
             if today.day == 1 and before is not None:
                 await before()
-            await _open_today(bot, settings, spaye, today)
+            await _open_today(bot, settings, today)
     finally:
         await schedule_opening(bot, guild_id)
 
 
-async def _open_today(bot: Any, settings: GuildSettings, spaye: SpayeSettings, today: date) -> None:
-    guild_id = settings.guild_id
+async def _open_today(bot: GamenightBot, settings: SpayeGuild, today: date) -> None:
+    guild_id, spaye = settings.guild_id, settings.spaye
     if await bot.store.days.get(guild_id, today) is not None:
         log.info("automatic opening: the day is open already", extra={"guild_id": guild_id})
         return
     channel_id = spaye.open_channel_id
     if channel_id is None:
         latest = await bot.store.games.find(guild_id=guild_id, kind="spaye", status=None, limit=1)
-        channel_id = latest[0].channel_id if latest else settings.announce_channel_id
+        channel_id = latest[0].channel_id if latest else settings.spaye.announce_channel_id
     if channel_id is None:
         log.warning("automatic opening: no channel to open in", extra={"guild_id": guild_id})
         return
     try:
-        game_id, game = await open_spaye(
-            bot, guild_id, channel_id, today, settings.default_exercise
-        )
+        game_id, game = await open_spaye(bot, guild_id, channel_id, today, spaye.default_exercise)
     except DayAlreadyOpened:
         return
-    public = normalize_locale(settings.locale)
+    public = settings.locale
     channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
     try:
         await channel.send(render.opened(None, game.public_view(), public))

@@ -1,22 +1,30 @@
-"""Späye's calendar arithmetic: guild-local closing instants and months (RULES.md section 1).
+"""Späye's calendar arithmetic: guild-local closing instants and months (the day and the
+month of docs/rules/spaye.md), and the settings Späye reads (:class:`SpayeGuild`).
 
-Every date here is a guild's calendar date in its IANA zone (``GuildSettings.zone``), never a
+Every date here is a guild's calendar date in its IANA zone (``SpayeGuild.zone``), never a
 UTC date: the day and the month a Späye belongs to are the guild's.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 import discord
 
 from bot.clock import at_local, month_of, parse_hhmm
+from bot.i18n import Lang, normalize_locale
+from bot.spaye_settings import SpayeSettings, spaye_settings
 from bot.storage import GuildSettings
 
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
+
 __all__ = [
+    "SpayeGuild",
     "closing_instant",
     "guild_settings",
     "month_after",
@@ -29,13 +37,44 @@ __all__ = [
 _MONTH = re.compile(r"^(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])$")
 
 
-async def guild_settings(bot: Any, guild_id: int) -> GuildSettings:
-    """The guild's settings, its language following the guild's own when the bot sees it."""
-    guild = bot.get_guild(guild_id)
-    settings: GuildSettings = await bot.guild_settings(
-        guild if isinstance(guild, discord.Guild) else guild_id
-    )
-    return settings
+@dataclass(frozen=True, slots=True)
+class SpayeGuild:
+    """A guild's settings as Späye reads them: the server's own (time zone, language) and
+    Späye's (``spaye``: closing time, challenge expiry...)."""
+
+    server: GuildSettings
+    spaye: SpayeSettings
+
+    @property
+    def guild_id(self) -> int:
+        return self.server.guild_id
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return self.server.zone
+
+    @property
+    def timezone(self) -> str:
+        return self.server.timezone
+
+    @property
+    def locale(self) -> Lang:
+        """The language of the guild's public messages."""
+        return normalize_locale(self.server.locale)
+
+    def today(self, now: datetime) -> date:
+        """The guild's calendar day at instant ``now`` (the key of its Späye day)."""
+        return self.server.today(now)
+
+
+async def guild_settings(bot: GamenightBot, guild: discord.Guild | int) -> SpayeGuild:
+    """The guild's settings and Späye's, its language following the guild's own when the
+    bot sees it."""
+    if isinstance(guild, int):
+        seen = bot.get_guild(guild)
+        guild = seen if isinstance(seen, discord.Guild) else guild
+    server = await bot.guild_settings(guild)
+    return SpayeGuild(server, await spaye_settings(bot, server.guild_id))
 
 
 def wall_time_exists(day: date, hhmm: str, zone: ZoneInfo) -> bool:
@@ -45,8 +84,8 @@ def wall_time_exists(day: date, hhmm: str, zone: ZoneInfo) -> bool:
     return seen == wall
 
 
-def closing_instant(settings: GuildSettings, day: date) -> datetime:
-    """The UTC instant the guild's Späye of ``day`` closes: ``spaye_close`` on ``day``, local.
+def closing_instant(settings: SpayeGuild, day: date) -> datetime:
+    """The UTC instant the guild's Späye of ``day`` closes: ``closing_time`` on ``day``, local.
 
     Daylight saving time, by the rule's words ("when the closing time passes"):
 
@@ -56,7 +95,7 @@ def closing_instant(settings: GuildSettings, day: date) -> datetime:
       Europe/Paris never shows on the clock) closes at the instant the clock jumps over it
       (03:00 local there): the first instant whose wall time is past the closing time.
     """
-    return wall_instant(day, settings.spaye_close, settings.zone)
+    return wall_instant(day, settings.spaye.closing_time, settings.zone)
 
 
 def wall_instant(day: date, hhmm: str, zone: ZoneInfo) -> datetime:

@@ -3,64 +3,45 @@ views. Nothing here decides anything; nothing here ever names a card before its 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
-from bot.engine import Event, IllegalAction
+from bot.engine import Event
 from bot.engine.cards import NIKAYE
 from bot.engine.spaye import TITLE_NAMES
-from bot.i18n import has_key, t
+from bot.i18n import Lang, has_key, t
+from bot.present import SUIT_SYMBOLS, mention, mentions
 
 COLOUR = discord.Colour(0xE67E22)
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
-def mention(player: str | int) -> str:
-    return f"<@{player}>"
-
-
-def mentions(players: Iterable[str | int], locale: str) -> str:
-    """``@A``, ``@A and @B``, ``@A, @B and @C`` in the reader's language."""
-    names = [mention(p) for p in players]
-    if len(names) <= 1:
-        return "".join(names)
-    return t("spaye.and", locale, first=", ".join(names[:-1]), last=names[-1])
-
-
-def card(code: str, locale: str) -> str:
+def card(code: str, locale: Lang) -> str:
     """``7H`` -> ``7♥``; a nikäye by its name."""
     if code == NIKAYE:
         return t("spaye.card.nikaye", locale)
-    return f"{code[:-1]}{SUITS.get(code[-1], code[-1])}"
+    return f"{code[:-1]}{SUIT_SYMBOLS.get(code[-1], code[-1])}"
 
 
 def title_name(title: str) -> str:
     return TITLE_NAMES.get(title, title)
 
 
-def refusal(err: IllegalAction, locale: str) -> str:
-    """An engine refusal in the reader's language, players shown as mentions."""
-    params: dict[str, Any] = dict(err.params)
-    for name in ("player", "by"):
-        if isinstance(params.get(name), str):
-            params[name] = mention(params[name])
-    for name in ("players", "targets"):
-        if isinstance(params.get(name), list):
-            params[name] = mentions(params[name], locale)
-    if isinstance(params.get("title"), str):
-        params["title"] = title_name(params["title"])
-    if isinstance(params.get("status"), str):
-        params["status"] = status_name(params["status"], locale)
-    if isinstance(params.get("ids"), list):
-        params["ids"] = ", ".join(f"#{i}" for i in params["ids"])
-    if err.key and has_key(err.key, locale):
-        return t(err.key, locale, **params)
-    return str(err)
+def format_param(name: str, value: Any, locale: Lang) -> str | None:
+    """How a Späye refusal shows its own parameters (titles, day statuses, exercise ids);
+    players are shown as mentions by :func:`bot.present.refusal` itself, which is given
+    this function: ``refusal(err, locale, format_param)``."""
+    if name == "title" and isinstance(value, str):
+        return title_name(value)
+    if name == "status" and isinstance(value, str):
+        return status_name(value, locale)
+    if name == "ids" and isinstance(value, list):
+        return ", ".join(f"#{i}" for i in value)
+    return None
 
 
-def status_name(status: str, locale: str) -> str:
+def status_name(status: str, locale: Lang) -> str:
     """``running`` / ``active``, ``finished`` / ``over``, ``voided``, in words."""
     key = {"active": "running", "over": "finished"}.get(status, status)
     if has_key(f"spaye.status.{key}", locale):
@@ -71,7 +52,7 @@ def status_name(status: str, locale: str) -> str:
 # -- the day ---------------------------------------------------------------------------------
 
 
-def opened(opener: str | None, view: Mapping[str, Any], locale: str) -> str:
+def opened(opener: str | None, view: Mapping[str, Any], locale: Lang) -> str:
     """The opening message; ``opener`` ``None``: the bot opened it (workday opening)."""
     first = (
         t("spaye.start.opened_auto", locale, exercise=view["exercise"])
@@ -90,11 +71,11 @@ def opened(opener: str | None, view: Mapping[str, Any], locale: str) -> str:
     return "\n".join(lines)
 
 
-def closed_for_today(time: str, next_day: str, locale: str) -> str:
+def closed_for_today(time: str, next_day: str, locale: Lang) -> str:
     return t("spaye.start.closed", locale, time=time, next=next_day)
 
 
-def exercise_choice(events: Sequence[Event], locale: str) -> str:
+def exercise_choice(events: Sequence[Event], locale: Lang) -> str:
     lines: list[str] = []
     for e in events:
         if e["type"] == "exercise_proposed":
@@ -119,7 +100,7 @@ def exercise_choice(events: Sequence[Event], locale: str) -> str:
     return "\n".join(lines)
 
 
-def finished(event: Event, locale: str) -> str:
+def finished(event: Event, locale: Lang) -> str:
     scores: dict[str, int] = event.get("scores") or {}
     ranking = [p for group in event.get("ranking") or [] for p in group if scores.get(p)]
     lines = [t("spaye.day.finished", locale)]
@@ -132,12 +113,12 @@ def finished(event: Event, locale: str) -> str:
 # -- challenges ------------------------------------------------------------------------------
 
 
-def challenge(by: str, targets: Sequence[str], final: bool, minutes: int, locale: str) -> str:
+def challenge(by: str, targets: Sequence[str], final: bool, minutes: int, locale: Lang) -> str:
     key = "spaye.challenge.final" if final else "spaye.challenge.posted"
     return t(key, locale, by=mention(by), targets=mentions(targets, locale), minutes=minutes)
 
 
-def challenge_answered(event: Event, waiting: Sequence[str], locale: str) -> str:
+def challenge_answered(event: Event, waiting: Sequence[str], locale: Lang) -> str:
     if event["type"] == "challenge_declined":
         return t("spaye.challenge.declined", locale, player=mention(event["player"]))
     if waiting:
@@ -150,7 +131,7 @@ def challenge_answered(event: Event, waiting: Sequence[str], locale: str) -> str
     return t("spaye.challenge.accepted", locale, player=mention(event["player"]))
 
 
-def expired(event: Event, locale: str) -> str:
+def expired(event: Event, locale: Lang) -> str:
     if event["type"] == "recruit_expired":
         return t("spaye.recruit.expired", locale, player=mention(event["player"]))
     return t(
@@ -161,11 +142,11 @@ def expired(event: Event, locale: str) -> str:
     )
 
 
-def recruit_offer(by: str, player: str, minutes: int, locale: str) -> str:
+def recruit_offer(by: str, player: str, minutes: int, locale: Lang) -> str:
     return t("spaye.recruit.offer", locale, by=mention(by), player=mention(player), minutes=minutes)
 
 
-def challenge_text(view: Mapping[str, Any], minutes: int, locale: str) -> str:
+def challenge_text(view: Mapping[str, Any], minutes: int, locale: Lang) -> str:
     """The challenge message while its challenge waits: who, whom, who accepted already."""
     c = view["challenge"]
     lines = [challenge(c["by"], c["targets"], c["final"], minutes, locale)]
@@ -185,20 +166,20 @@ def challenge_text(view: Mapping[str, Any], minutes: int, locale: str) -> str:
 # -- the däye --------------------------------------------------------------------------------
 
 
-def daye_header(daye: Mapping[str, Any], locale: str) -> str:
+def daye_header(daye: Mapping[str, Any], locale: Lang) -> str:
     key = "spaye.daye.final_header" if daye["final"] else "spaye.daye.header"
     return t(key, locale, number=daye["number"], players=mentions(daye["players"], locale))
 
 
 def round_line(
-    daye: Mapping[str, Any], number: int, cards: Sequence[Mapping[str, str]], locale: str
+    daye: Mapping[str, Any], number: int, cards: Sequence[Mapping[str, str]], locale: Lang
 ) -> str:
     shown = " · ".join(f"{mention(c['player'])} **{card(c['card'], locale)}**" for c in cards)
     key = "spaye.reveal.final" if daye["final"] and len(cards) == 3 else "spaye.reveal.cards"
     return t(key, locale, number=daye["number"], round=number, cards=shown)
 
 
-def daye_text(view: Mapping[str, Any], locale: str) -> str:
+def daye_text(view: Mapping[str, Any], locale: Lang) -> str:
     """The däye message, from the view alone: its header, every tied round revealed so far
     (a tie's reveal never disappears), who drew face down, who is still to draw, the
     recruiting of a third player; once the däye is over, "revealed below"."""
@@ -241,7 +222,7 @@ def daye_text(view: Mapping[str, Any], locale: str) -> str:
     return "\n".join(lines)[:2000]
 
 
-def record_text(record: Mapping[str, Any], view: Mapping[str, Any], locale: str) -> str:
+def record_text(record: Mapping[str, Any], view: Mapping[str, Any], locale: Lang) -> str:
     """The reveal message: the reveal as it happened (kept in the game's meta while its
     exercises are open), each exercise of the däye still to settle *as it stands now*, then
     what happened to them (done, given up, the committee's answers, bonuses)."""
@@ -255,7 +236,7 @@ def record_text(record: Mapping[str, Any], view: Mapping[str, Any], locale: str)
     return "\n".join(lines)[:2000]
 
 
-def exercise_line(ex: Mapping[str, Any], locale: str) -> str:
+def exercise_line(ex: Mapping[str, Any], locale: Lang) -> str:
     """One exercise still to settle: what to do now and what confirming it earns."""
     what = exercise_words(ex, locale)
     line = t("spaye.ex.todo", locale, id=ex["id"], player=mention(ex["player"]), what=what)
@@ -288,7 +269,7 @@ def exercise_line(ex: Mapping[str, Any], locale: str) -> str:
     return line
 
 
-def reveal(events: Sequence[Event], locale: str) -> str:
+def reveal(events: Sequence[Event], locale: Lang) -> str:
     """The simultaneous reveal and what it means: winner, tie, nikäyes, reinsertion."""
     lines: list[str] = []
     for e in events:
@@ -310,7 +291,7 @@ def reveal(events: Sequence[Event], locale: str) -> str:
     return "\n".join(lines)
 
 
-def daye_over(e: Event, locale: str) -> str:
+def daye_over(e: Event, locale: Lang) -> str:
     left = t("spaye.daye.table", locale, table=e["table"])
     if e["winner"] is not None:
         return t("spaye.reveal.winner", locale, player=mention(e["winner"])) + " " + left
@@ -322,7 +303,7 @@ def daye_over(e: Event, locale: str) -> str:
 # -- exercises -------------------------------------------------------------------------------
 
 
-def exercise_prompt(ex: Mapping[str, Any], locale: str) -> str:
+def exercise_prompt(ex: Mapping[str, Any], locale: Lang) -> str:
     """The nikäyé's exercise: what to do, what it earns, which buttons to use."""
     what = exercise_words(ex, locale)
     stake = ex.get("stake") or {}
@@ -351,7 +332,7 @@ def exercise_prompt(ex: Mapping[str, Any], locale: str) -> str:
     return "\n".join(lines)
 
 
-def exercise_words(ex: Mapping[str, Any], locale: str) -> str:
+def exercise_words(ex: Mapping[str, Any], locale: Lang) -> str:
     """``20 push-ups`` or ``20 push-ups, twice``."""
     text = f"{ex['reps']} {ex['exercise']}"
     if ex.get("sets", 1) > 1:
@@ -359,7 +340,7 @@ def exercise_words(ex: Mapping[str, Any], locale: str) -> str:
     return text
 
 
-def exercise_settled(events: Sequence[Event], locale: str) -> str:
+def exercise_settled(events: Sequence[Event], locale: Lang) -> str:
     """What the Done / Give up click changed, for the exercise message."""
     lines: list[str] = []
     for e in events:
@@ -384,7 +365,7 @@ def exercise_settled(events: Sequence[Event], locale: str) -> str:
     return "\n".join(lines)
 
 
-def adjustment_request(e: Event, locale: str) -> str:
+def adjustment_request(e: Event, locale: Lang) -> str:
     was = e["was"]
     lines = [
         t(
@@ -402,7 +383,7 @@ def adjustment_request(e: Event, locale: str) -> str:
     return "\n".join(lines)
 
 
-def adjustment_answered(e: Event, locale: str) -> str:
+def adjustment_answered(e: Event, locale: Lang) -> str:
     what = f"{e['reps']} {e['exercise']}"
     if e["type"] == "adjustment_approved":
         text = t(
@@ -418,7 +399,7 @@ def adjustment_answered(e: Event, locale: str) -> str:
     return t("spaye.adj.refused", locale, by=mention(e["by"]), player=mention(e["player"]))
 
 
-def bonus_used(events: Sequence[Event], locale: str) -> str:
+def bonus_used(events: Sequence[Event], locale: Lang) -> str:
     lines: list[str] = []
     for e in events:
         if e["type"] != "bonus_used":
@@ -456,7 +437,7 @@ def bonus_used(events: Sequence[Event], locale: str) -> str:
 # -- /spaye status ---------------------------------------------------------------------------
 
 
-def status_embed(view: Mapping[str, Any], day: str, locale: str) -> discord.Embed:
+def status_embed(view: Mapping[str, Any], day: str, locale: Lang) -> discord.Embed:
     """Cards left, the däye or challenge under way, pending exercises: no card at all."""
     embed = discord.Embed(
         title=t("spaye.status.title", locale, day=day),

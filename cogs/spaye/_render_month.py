@@ -8,10 +8,10 @@ import discord
 
 from bot.engine.spaye import COLUMNS, TITLE_NAMES, TITLES
 from bot.i18n import t
+from bot.present import mention
 
 __all__ = [
     "COLOUR",
-    "mention",
     "month_label",
     "picture_words",
     "ranked_players",
@@ -20,10 +20,6 @@ __all__ = [
 ]
 
 COLOUR = discord.Colour.gold()
-
-
-def mention(user_id: int | str) -> str:
-    return f"<@{user_id}>"
 
 
 def month_label(month: str, locale: str) -> str:

@@ -366,30 +366,63 @@ async def test_unknown_title_refused(store: Store) -> None:
 
 async def test_guild_settings_defaults_and_update(store: Store) -> None:
     settings = await store.settings.get(5, preferred_locale="fr")
-    assert settings.timezone == "UTC" and settings.spaye_close == "23:59"
-    assert settings.challenge_expiry_minutes == 10 and settings.default_exercise == "push-ups"
+    assert settings.timezone == "UTC"
     assert settings.locale == "fr" and not settings.locale_explicit
-    new = await store.settings.update(5, {"timezone": "Europe/Paris", "spaye_close": "9:30"})
-    assert new.timezone == "Europe/Paris" and new.spaye_close == "09:30"
+    new = await store.settings.update(5, {"timezone": "Europe/Paris"})
+    assert new.timezone == "Europe/Paris"
     assert (await store.settings.get(5)).timezone == "Europe/Paris"
     assert await store.settings.configured_guild_ids() == [5]
 
 
 async def test_guild_settings_reject_bad_values_and_change_nothing(store: Store) -> None:
     await store.settings.update(5, {"timezone": "Europe/Oslo"})
-    for change in (
-        {"timezone": "Mars/Olympus"},
-        {"spaye_close": "24:00"},
-        {"challenge_expiry_minutes": 0},
-        {"challenge_expiry_minutes": 1441},
-        {"default_exercise": "   "},
-        {"locale": "de"},
-    ):
+    for change in ({"timezone": "Mars/Olympus"}, {"locale": "de"}):
         with pytest.raises(ValidationError):
             await store.settings.update(5, change)
     with pytest.raises(KeyError):
         await store.settings.update(5, {"colour": "red"})
+    with pytest.raises(KeyError):  # a game's setting lives with the game
+        await store.settings.update(5, {"spaye_close": "18:00"})
     assert (await store.settings.get(5)).timezone == "Europe/Oslo"
+
+
+async def test_spaye_settings_move_out_of_guild_settings_with_their_values(
+    db_path: Path,
+) -> None:
+    """Schema 5 copies every server's Späye values from ``guild_settings`` into Späye's own
+    settings (merged with what Späye kept there already) and drops the old columns."""
+    db = Database(db_path)
+    await db.open()
+    before = tuple(m for m in MIGRATIONS if m.version <= 4)
+    assert await migrate(db, before) == 4
+    now = "2025-03-01T10:00:00.000000+00:00"
+    await db.execute(
+        "INSERT INTO guild_settings (guild_id, timezone, spaye_close, announce_channel_id,"
+        " challenge_expiry_minutes, committee_role_id, default_exercise, locale, updated_at)"
+        " VALUES (1, 'Europe/Paris', '18:30', 77, 15, 88, 'squats', 'fr', ?),"
+        " (2, 'UTC', '23:59', NULL, 10, NULL, 'push-ups', NULL, ?)",
+        (now, now),
+    )
+    await db.execute(
+        "INSERT INTO game_settings (guild_id, game, settings, updated_at)"
+        " VALUES (1, 'spaye', '{\"reminder_minutes\": 30}', ?)",
+        (now,),
+    )
+    assert await migrate(db) == max(m.version for m in MIGRATIONS)
+    store = Store(db, FakeClock(datetime(2025, 3, 2, tzinfo=UTC)))
+    from bot.spaye_settings import SpayeSettings
+
+    first = SpayeSettings.model_validate(await store.game_settings.get(1, "spaye"))
+    assert first.closing_time == "18:30" and first.challenge_expiry_minutes == 15
+    assert first.committee_role_id == 88 and first.default_exercise == "squats"
+    assert first.announce_channel_id == 77 and first.reminder_minutes == 30
+    second = SpayeSettings.model_validate(await store.game_settings.get(2, "spaye"))
+    assert second == SpayeSettings()
+    paris = await store.settings.get(1)
+    assert paris.timezone == "Europe/Paris" and paris.locale == "fr" and paris.locale_explicit
+    columns = {row["name"] for row in await db.fetchall("PRAGMA table_info(guild_settings)")}
+    assert columns == {"guild_id", "timezone", "locale", "updated_at"}
+    await db.close()
 
 
 async def test_guild_locale_explicit_then_auto(store: Store) -> None:
@@ -404,11 +437,9 @@ async def test_guild_locale_explicit_then_auto(store: Store) -> None:
 def test_guild_settings_local_time() -> None:
     from bot.storage import GuildSettings
 
-    paris = GuildSettings(guild_id=1, timezone="Europe/Paris", spaye_close="23:59")
+    paris = GuildSettings(guild_id=1, timezone="Europe/Paris")
     late = datetime(2025, 3, 14, 23, 30, tzinfo=UTC)  # 00:30 on the 15th in Paris
     assert paris.today(late) == date(2025, 3, 15)
-    assert paris.closing_at(date(2025, 3, 15)) == datetime(2025, 3, 15, 22, 59, tzinfo=UTC)
-    assert paris.closing_at(date(2025, 7, 1)) == datetime(2025, 7, 1, 21, 59, tzinfo=UTC)
 
 
 # -- timers, private, runs -------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Späye on Discord, end to end: the real bot against the fake Discord (RULES.md section 1).
+"""Späye on Discord, end to end: the real bot against the fake Discord (docs/rules/spaye.md).
 
 Decks are stacked (see ``test_spaye_support``): the day is stored with a known table, and
 every move is a slash command, a click, a select or a modal, as colleagues would do it.
@@ -7,12 +7,15 @@ every move is a slash command, a click, a select or a modal, as colleagues would
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import discord
 import pytest
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
-from cogs.spaye._play import EXPIRY_KIND
+from bot.spaye_settings import update_spaye_settings
+from cogs.spaye._click import EXPIRY_KIND
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_spaye_support import COGS, NK, TODAY, SpayeDriver, rounds_table
 
@@ -48,7 +51,7 @@ async def test_a_full_day_through_discord(
     fake.member(office.guild, eve).roles.append(role)
     bot = make_bot(COGS)
     async with fake.run_client(bot):
-        await bot.store.settings.update(office.guild.id, {"committee_role_id": role.id})
+        await update_spaye_settings(bot, office.guild.id, {"committee_role_id": role.id})
         await bot.store.titles.award(office.guild.id, "2025-02", "grand_spayin", ana.id)
         table = rounds_table(FULL_DAY_ROUNDS, FULL_DAY_FINAL, fillers=20)
         assert len(table) == 55
@@ -375,18 +378,33 @@ async def test_old_draw_button_works_after_a_crash(
 
 @pytest.mark.parametrize("command", ["spaye status", "daye"])
 async def test_a_slow_database_still_answers_in_time(
-    office: Office, make_bot: MakeBot, clock: FakeClock, command: str
+    office: Office,
+    make_bot: MakeBot,
+    clock: FakeClock,
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Past 2 s the command is deferred, so Discord never drops it (3 s)."""
+    """A command whose database read is slow is deferred while it waits, so Discord never
+    drops it (3 s), and answered once the read is done. The read waits for the deferral
+    itself (an event), not for a fixed time."""
     fake = office.fake
     bot = make_bot(COGS)
     async with fake.run_client(bot):
         p = SpayeDriver(fake, bot, office.guild, office.general)
         await p.store_day(rounds_table([("KH", "2S")], [NK, "4C", "5C"], 0))
         days_get = bot.store.days.get
+        deferred = asyncio.Event()
+        real_defer = discord.InteractionResponse.defer
+
+        async def defer(self: discord.InteractionResponse[Any], **kwargs: Any) -> Any:
+            answer = await real_defer(self, **kwargs)
+            deferred.set()
+            return answer
+
+        monkeypatch.setattr(discord.InteractionResponse, "defer", defer)
 
         async def slow_get(*args: object, **kwargs: object) -> object:
-            await asyncio.sleep(3.2)
+            await asyncio.wait_for(deferred.wait(), 5)  # slower than the bot waits to defer
             return await days_get(*args, **kwargs)  # type: ignore[arg-type]
 
         bot.store.days.get = slow_get  # type: ignore[method-assign]
@@ -407,7 +425,7 @@ async def test_bad_committee_input_changes_nothing(
     fake.member(office.guild, dan).roles.append(role)
     bot = make_bot(COGS)
     async with fake.run_client(bot):
-        await bot.store.settings.update(office.guild.id, {"committee_role_id": role.id})
+        await update_spaye_settings(bot, office.guild.id, {"committee_role_id": role.id})
         p = SpayeDriver(fake, bot, office.guild, office.general)
         await p.store_day(rounds_table([("5C", NK)], [NK, "4D", "6D"], 0))
         await p.daye([ana, dan])  # Dan is nikäyé: 5 reps

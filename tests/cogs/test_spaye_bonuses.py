@@ -1,4 +1,4 @@
-"""The Mastäye and Tikäo bonuses on Discord, end to end (RULES.md section 1, "Bonuses").
+"""The Mastäye and Tikäo bonuses on Discord, end to end (docs/rules/spaye.md, "Bonuses").
 
 A bonus button shows only on an exercise its holder may use it on, only the holder gets its
 menu, the holder keeps the points at stake (the others earn nothing from it), the title's

@@ -11,8 +11,10 @@ import pytest
 from bot.clock import FakeClock
 from bot.engine import SYSTEM, new_game
 from bot.i18n import CATALOGS, LOCALES_DIR, placeholders, t
+from bot.spaye_settings import SpayeSettings
 from bot.storage import Database, GuildSettings, Store
 from cogs.spaye._periods import (
+    SpayeGuild,
     closing_instant,
     month_after,
     month_before,
@@ -23,8 +25,8 @@ from cogs.spaye._periods import (
 PARIS, NEW_YORK = "Europe/Paris", "America/New_York"
 
 
-def settings(zone: str, close: str = "23:59") -> GuildSettings:
-    return GuildSettings(guild_id=1, timezone=zone, spaye_close=close)
+def settings(zone: str, close: str = "23:59") -> SpayeGuild:
+    return SpayeGuild(GuildSettings(guild_id=1, timezone=zone), SpayeSettings(closing_time=close))
 
 
 def utc(*args: int) -> datetime:

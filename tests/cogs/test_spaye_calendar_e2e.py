@@ -18,6 +18,7 @@ from bot.clock import FakeClock
 from bot.engine import IllegalAction
 from bot.engine.spaye import SpayeGame, month_standings
 from bot.settings import Settings
+from bot.spaye_settings import update_spaye_settings
 from cogs.spaye._calendar import board_embed, schedule_closing, start_calendar
 from cogs.spaye._closing import CLOSE_KIND, close_timer, closing_key
 from cogs.spaye._month import MONTH_JOB
@@ -31,11 +32,8 @@ MARCH_14 = date(2025, 3, 14)
 
 
 class CalendarBot(GamenightBot):
-    """The bot with only ``/config``; the calendar started as the Späye cog starts it."""
-
-    async def setup_hook(self) -> None:
-        await super().setup_hook()
-        await start_calendar(self)
+    """The bot with ``/config`` and Späye (whose cog starts the calendar and brings its own
+    ``/config`` subcommands)."""
 
 
 class World:
@@ -65,7 +63,9 @@ def clock() -> FakeClock:
 @pytest.fixture
 def make_bot(tmp_path: Path, clock: FakeClock) -> Callable[[], CalendarBot]:
     def make() -> CalendarBot:
-        return CalendarBot(Settings(database_path=tmp_path / "bot.sqlite3"), clock, ["cogs.config"])
+        return CalendarBot(
+            Settings(database_path=tmp_path / "bot.sqlite3"), clock, ["cogs.config", "cogs.spaye"]
+        )
 
     return make
 
@@ -166,7 +166,8 @@ async def test_closing_after_the_table_is_empty_finishes_the_day_in_french(
     a, b, c, d = world.ids()
     bot = make_bot()
     async with world.fake.run_client(bot):
-        await bot.store.settings.update(world.guild.id, {"locale": "fr", "spaye_close": "18:00"})
+        await bot.store.settings.update(world.guild.id, {"locale": "fr"})
+        await update_spaye_settings(bot, world.guild.id, {"closing_time": "18:00"})
         game_id = await open_day(bot, world, MARCH_14, two_dayes(a, b, c, d))
         clock.set(datetime(2025, 3, 14, 18, 0, tzinfo=UTC))
         assert await bot.timers.run_due() == 1
@@ -229,7 +230,7 @@ async def test_changing_the_closing_time_or_zone_moves_todays_closing(
         assert await due() == wanted
 
         # A timer armed before a change to a later time re-arms itself instead of closing.
-        await bot.store.settings.update(world.guild.id, {"spaye_close": "23:00"})
+        await update_spaye_settings(bot, world.guild.id, {"closing_time": "23:00"})
         clock.set(wanted)
         assert await bot.timers.run_due() == 1
         assert (await bot.store.games.require(game_id)).is_active
@@ -264,7 +265,8 @@ async def test_closing_on_daylight_saving_days(
     clock.set(datetime.combine(day, datetime.min.time(), tzinfo=UTC) - timedelta(hours=3))
     bot = make_bot()
     async with world.fake.run_client(bot):
-        await bot.store.settings.update(world.guild.id, {"timezone": zone, "spaye_close": close})
+        await bot.store.settings.update(world.guild.id, {"timezone": zone})
+        await update_spaye_settings(bot, world.guild.id, {"closing_time": close})
         game_id = await open_day(bot, world, day, cards_left(a, b))
         clock.set(due - timedelta(seconds=1))
         assert await bot.timers.run_due() == 0
@@ -304,9 +306,8 @@ async def test_month_end_awards_announces_and_dms_once(
     clock.set(datetime(2025, 3, 3, 9, 0, tzinfo=UTC))
     bot = make_bot()
     async with world.fake.run_client(bot):
-        await bot.store.settings.update(
-            world.guild.id, {"timezone": "Europe/Paris", "announce_channel_id": world.news.id}
-        )
+        await bot.store.settings.update(world.guild.id, {"timezone": "Europe/Paris"})
+        await update_spaye_settings(bot, world.guild.id, {"announce_channel_id": world.news.id})
         first = await open_day(bot, world, date(2025, 3, 3), two_dayes(a, b, c, d))
         await confirm(bot, first, c)
         clock.set(datetime(2025, 3, 4, 9, 0, tzinfo=UTC))

@@ -1,5 +1,5 @@
 """The seed's last rules and a calmer channel, end to end through the fake Discord
-(RULES.md section 1: the day, its exercise, späyins of the month; the issue's points)."""
+(docs/rules/spaye.md: the day, its exercise, späyins of the month; the issue's points)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.engine.spaye import SpayeGame
+from bot.spaye_settings import update_spaye_settings
 from cogs.spaye._calendar import schedule_closing
 from cogs.spaye._opening import day_meta
 from tests.cogs.conftest import MakeBot, Office
@@ -25,7 +26,7 @@ async def test_opening_after_closing_time_is_refused_with_the_next_opening(
     fake = office.fake
     bot = make_bot(COGS)
     async with fake.run_client(bot):
-        await bot.store.settings.update(office.guild.id, {"spaye_close": "08:30"})
+        await update_spaye_settings(bot, office.guild.id, {"closing_time": "08:30"})
         p = SpayeDriver(fake, bot, office.guild, office.general)
         late = await p.slash(office.bob, "spaye start")
         assert late.ephemeral and "08:30" in late.text

@@ -10,9 +10,10 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.engine.spaye import SpayeGame
-from bot.spaye_settings import SpayeSettings
+from bot.spaye_settings import SpayeSettings, update_spaye_settings
 from bot.storage import GuildSettings
 from cogs.spaye._opening import day_meta, next_opening, opening_key, previous_opening
+from cogs.spaye._periods import SpayeGuild
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_spaye_support import COGS, NK, TODAY
 
@@ -108,7 +109,7 @@ async def test_not_caught_up_after_closing_time(
 ) -> None:
     bot = make_bot(COGS)
     async with office.fake.run_client(bot):
-        await bot.store.settings.update(office.guild.id, {"spaye_close": "18:00"})
+        await update_spaye_settings(bot, office.guild.id, {"closing_time": "18:00"})
         await configure(office, {"time": "09:30", "channel": office.general})
         clock.set(datetime(2025, 3, 14, 18, 30, tzinfo=UTC))
         await bot.timers.run_due()
@@ -201,8 +202,8 @@ PARIS = GuildSettings(guild_id=1, timezone="Europe/Paris")
 def test_openings_on_daylight_saving_and_month_end_days(
     now: datetime, time: str, expected: datetime
 ) -> None:
-    spaye = SpayeSettings(open_time=time, open_weekdays=(5, 6))
-    upcoming = next_opening(PARIS, spaye, now)
+    paris = SpayeGuild(PARIS, SpayeSettings(open_time=time, open_weekdays=(5, 6)))
+    upcoming = next_opening(paris, now)
     assert upcoming is not None and upcoming[1] == expected
-    assert previous_opening(PARIS, spaye, expected) == upcoming
-    assert next_opening(PARIS, spaye, expected) != upcoming  # never the same one twice
+    assert previous_opening(paris, expected) == upcoming
+    assert next_opening(paris, expected) != upcoming  # never the same one twice

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from bot.clock import FakeClock
+from bot.spaye_settings import update_spaye_settings
 from cogs.spaye._closing import closing_key, reminder_key
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_spaye_support import COGS, NK, SpayeDriver
@@ -115,9 +116,8 @@ async def test_the_reminder_on_daylight_saving_and_month_end_days(
     clock.set(datetime.combine(day, datetime.min.time(), tzinfo=UTC) - timedelta(hours=3))
     bot = make_bot(COGS)
     async with office.fake.run_client(bot):
-        await bot.store.settings.update(
-            office.guild.id, {"timezone": "Europe/Paris", "spaye_close": close}
-        )
+        await bot.store.settings.update(office.guild.id, {"timezone": "Europe/Paris"})
+        await update_spaye_settings(bot, office.guild.id, {"closing_time": close})
         p = SpayeDriver(office.fake, bot, office.guild, office.general)
         await p.store_day([NK, "4C", "5C"], day=day)
         closing = await bot.store.timers.get(closing_key(p.game_id))

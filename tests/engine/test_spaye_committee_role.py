@@ -1,4 +1,4 @@
-"""The committee role: the bot adds a member it saw holding the role (RULES.md section 1,
+"""The committee role: the bot adds a member it saw holding the role (docs/rules/spaye.md,
 "Exercise", committee *(option)*)."""
 
 from __future__ import annotations

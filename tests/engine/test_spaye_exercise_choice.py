@@ -1,4 +1,4 @@
-"""The day's exercise is chosen "with the agreement of the späyins" (RULES.md section 1,
+"""The day's exercise is chosen "with the agreement of the späyins" (docs/rules/spaye.md,
 "The day"): the opener proposes it; until the first däye a colleague may propose another,
 which replaces it once a second colleague agrees; from the first däye on it is fixed."""
 

@@ -1,4 +1,4 @@
-"""Späye exercises, the committee and the titleholders' bonuses (RULES.md section 1)."""
+"""Späye exercises, the committee and the titleholders' bonuses (docs/rules/spaye.md)."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ def test_committee_is_the_dayes_other_players_or_committee_members() -> None:
     own(g, A, "ask_committee", reps=6)
     assert g.to_act() == [A, B, E]
     err = illegal(g, C, {"type": "approve", "id": 1}, "spaye.not_approver")
-    assert str(err) == f"only <@{B}> and <@{E}> can answer this adjustment"
+    assert str(err) == f"only players {B} and {E} can answer this adjustment"
     illegal(g, A, {"type": "approve", "id": 1}, "spaye.own_adjustment")
     ok(g, E, {"type": "approve", "id": 1})
     illegal(g, B, {"type": "refuse", "id": 1}, "spaye.no_request")
@@ -229,7 +229,7 @@ def test_bonus_holder_keeps_points_at_stake() -> None:
 def test_grand_spayin_partner_must_have_played_this_month() -> None:
     g = nikaye_against("KS", bonuses={"grand_spayin": A}, month_spayins=[E])
     err = illegal(g, A, {"type": "bonus_share", "id": 1, "with": D}, "spaye.bad_partner")
-    assert str(err) == f"<@{D}> has not played Späye this month"
+    assert str(err) == f"player {D} has not played Späye this month"
     illegal(g, A, {"type": "bonus_share", "id": 1, "with": A}, "spaye.share_self")
     illegal(g, A, {"type": "bonus_share", "id": 1, "with": None}, "spaye.name_a_colleague")
 

@@ -1,4 +1,4 @@
-"""The month's points and titles (RULES.md section 1, "Points of the month")."""
+"""The month's points and titles (docs/rules/spaye.md, "Points of the month")."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_one_player_may_hold_several_titles() -> None:
 
 
 def test_voided_day_counts_no_points_but_its_spayins_played() -> None:
-    """RULES.md: accepting makes both späyins for the month, even if that day is voided."""
+    """docs/rules/spaye.md: accepting makes both späyins for the month, even if that day is voided."""
     g = stacked(table("KS", "2H", size=5), [A, B])
     daye(g, A, B)
     ok(g, SYSTEM, {"type": "void"})

@@ -1,5 +1,5 @@
 """Späye behind the engine protocol: options, refusals, the bot's own actions, views,
-results and saving (ENGINE.md)."""
+results and saving (:mod:`bot.engine.base`)."""
 
 from __future__ import annotations
 

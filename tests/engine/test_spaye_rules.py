@@ -1,4 +1,4 @@
-"""Späye rules, one test per ruling of RULES.md section 1: the deck, the day, the däye,
+"""Späye rules, one test per ruling of docs/rules/spaye.md: the deck, the day, the däye,
 nikäye reinsertion and the final däye."""
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def test_only_the_challenged_colleague_can_accept() -> None:
     g = fresh(1)
     ok(g, A, {"type": "challenge", "target": B})
     err = illegal(g, C, {"type": "accept"}, "spaye.not_challenged")
-    assert str(err) == f"only <@{B}> can accept this challenge"
+    assert str(err) == f"only player {B} can accept this challenge"
     illegal(g, A, {"type": "accept"}, "spaye.not_challenged")
     illegal(g, A, {"type": "draw"}, "spaye.not_accepted_yet")
 
@@ -186,7 +186,7 @@ def test_one_daye_at_a_time_second_challenge_names_the_two_in_it() -> None:
     g = fresh(1)
     challenge(g, A, B)
     err = illegal(g, C, {"type": "challenge", "target": D}, "spaye.daye_under_way")
-    assert str(err) == f"a däye is under way between <@{A}> and <@{B}>"
+    assert str(err) == f"a däye is under way between players {A} and {B}"
     assert err.params == {"players": [A, B]}
     assert g.legal_actions(C) == []
 
@@ -285,7 +285,7 @@ def test_only_spayins_of_the_daye_draw() -> None:
     g = fresh(1)
     challenge(g, A, B)
     err = illegal(g, C, {"type": "draw"}, "spaye.not_in_daye")
-    assert str(err) == f"you are not in this däye: it is between <@{A}> and <@{B}>"
+    assert str(err) == f"you are not in this däye: it is between players {A} and {B}"
     illegal(fresh(1), A, {"type": "draw"}, "spaye.no_daye")
 
 

@@ -1,4 +1,4 @@
-"""Späye: one guild's office game of one working day, scored per month (RULES.md section 1).
+"""Späye: one guild's office game of one working day, scored per month (docs/rules/spaye.md).
 
 ``new_game("spaye", players, seed, options)`` opens the day; the bot opens at most one
 per guild and day. ``players`` is the roster so far (it may be empty or just the opener).
@@ -99,7 +99,7 @@ the day is finished) and bonuses_returned (a voided day's bonuses, given back). 
 day's points and timeline are zero and empty. ``month_standings(results)`` turns the
 month's day results into its points and titles.
 
-Rulings beyond RULES.md
+Rulings beyond docs/rules/spaye.md
     - Nobody sees a drawn card before the reveal, the drawer included: the cards lie face
       down until everyone in the round has drawn, and nothing depends on them before.
     - Nikäye reinsertion happens at the reveal of the round that drew the last one, so a

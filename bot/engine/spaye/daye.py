@@ -1,4 +1,4 @@
-"""Challenges, draws and reveals: how a däye is played (RULES.md section 1, "A däye").
+"""Challenges, draws and reveals: how a däye is played (docs/rules/spaye.md, "A däye").
 
 Every handler checks everything first and only then changes the state, so an
 ``IllegalAction`` leaves the game exactly as it was.
@@ -18,8 +18,8 @@ from bot.engine.spaye.rules import (
     VICTORY_POINTS,
     card_value,
     is_player_id,
-    mention,
-    mentions,
+    named,
+    named_all,
 )
 from bot.engine.spaye.state import Challenge, Daye, State
 
@@ -30,14 +30,14 @@ def check_no_daye(s: State) -> None:
     """One challenge or däye at a time per Späye. **[R]**"""
     if s.daye is not None:
         raise IllegalAction(
-            f"a däye is under way between {mentions(s.daye.players)}",
+            f"a däye is under way between {named_all(s.daye.players)}",
             "spaye.daye_under_way",
             players=list(s.daye.players),
         )
     if s.challenge is not None:
         c = s.challenge
         raise IllegalAction(
-            f"{mention(c.by)} has challenged {mentions(c.targets)}: wait for the answer",
+            f"{named(c.by)} has challenged {named_all(c.targets)}: wait for the answer",
             "spaye.challenge_pending",
             by=c.by,
             targets=list(c.targets),
@@ -99,14 +99,14 @@ def _invitation(s: State, player: str, verb: str) -> Challenge | Daye:
         if player not in c.targets:
             waiting = [t for t in c.targets if t not in c.accepted]
             raise IllegalAction(
-                f"only {mentions(waiting)} can {verb} this challenge",
+                f"only {named_all(waiting)} can {verb} this challenge",
                 "spaye.not_challenged",
                 players=waiting,
             )
         if player in c.accepted:
             waiting = [t for t in c.targets if t not in c.accepted]
             raise IllegalAction(
-                f"you already accepted; waiting for {mentions(waiting)}",
+                f"you already accepted; waiting for {named_all(waiting)}",
                 "spaye.already_accepted",
                 players=waiting,
             )
@@ -114,7 +114,7 @@ def _invitation(s: State, player: str, verb: str) -> Challenge | Daye:
     if d is not None and d.offer is not None:
         if player != d.offer:
             raise IllegalAction(
-                f"only {mention(d.offer)} can {verb} this invitation",
+                f"only {named(d.offer)} can {verb} this invitation",
                 "spaye.not_invited",
                 player=d.offer,
             )
@@ -184,7 +184,7 @@ def _check_in_daye(s: State, player: str) -> Daye:
         raise IllegalAction("no däye is under way", "spaye.no_daye")
     if player not in d.players:
         raise IllegalAction(
-            f"you are not in this däye: it is between {mentions(d.players)}",
+            f"you are not in this däye: it is between {named_all(d.players)}",
             "spaye.not_in_daye",
             players=list(d.players),
         )
@@ -197,14 +197,14 @@ def recruit(s: State, player: str, action: Action) -> list[Event]:
         raise IllegalAction("nobody needs to be recruited now", "spaye.no_recruit")
     if d.offer is not None:
         raise IllegalAction(
-            f"{mention(d.offer)} has not answered yet", "spaye.recruit_pending", player=d.offer
+            f"{named(d.offer)} has not answered yet", "spaye.recruit_pending", player=d.offer
         )
     raw = action.get("player")
     if not is_player_id(raw):
         raise IllegalAction("name the colleague you recruit", "spaye.name_a_colleague")
     if raw in d.players:
         raise IllegalAction(
-            f"{mention(raw)} is already in this däye", "spaye.already_in_daye", player=raw
+            f"{named(raw)} is already in this däye", "spaye.already_in_daye", player=raw
         )
     s.join(raw)
     d.offer, d.offer_by = raw, player
@@ -241,7 +241,7 @@ def draw(s: State, player: str, action: Action) -> list[Event]:
         )
     if player not in d.waiting():
         raise IllegalAction(
-            f"you already drew; waiting for {mentions(d.waiting())}",
+            f"you already drew; waiting for {named_all(d.waiting())}",
             "spaye.already_drawn",
             players=d.waiting(),
         )

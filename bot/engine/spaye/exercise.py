@@ -1,4 +1,4 @@
-"""Exercises, the committee and the titleholders' bonuses (RULES.md section 1).
+"""Exercises, the committee and the titleholders' bonuses (docs/rules/spaye.md).
 
 Rep points are earned when the exercise is confirmed; in the final däye the
 victory points are at stake with the exercise too. Every handler checks
@@ -16,8 +16,8 @@ from bot.engine.spaye.rules import (
     MAX_EXERCISE_NAME,
     TITLE_NAMES,
     is_player_id,
-    mention,
-    mentions,
+    named,
+    named_all,
 )
 from bot.engine.spaye.state import Exercise, State
 
@@ -48,7 +48,7 @@ def own_exercise(s: State, player: str, action: Action) -> Exercise:
     ex = _by_id(s, raw)
     if ex.player != player:
         raise IllegalAction(
-            f"exercise #{ex.id} is for {mention(ex.player)} to do",
+            f"exercise #{ex.id} is for {named(ex.player)} to do",
             "spaye.not_your_exercise",
             id=ex.id,
             player=ex.player,
@@ -165,7 +165,7 @@ def join_committee(s: State, action: Action) -> list[Event]:
     committee: list[str] = s.options["committee"]
     if player in committee:
         raise IllegalAction(
-            f"{mention(player)} is already on the committee",
+            f"{named(player)} is already on the committee",
             "spaye.already_committee",
             player=player,
         )
@@ -199,7 +199,7 @@ def _request_for(s: State, player: str, action: Action) -> tuple[Exercise, tuple
     approvers = s.approvers(ex)
     if player not in approvers:
         raise IllegalAction(
-            f"only {mentions(approvers)} can answer this adjustment",
+            f"only {named_all(approvers)} can answer this adjustment",
             "spaye.not_approver",
             id=ex.id,
             players=approvers,
@@ -299,7 +299,7 @@ def bonus_share(s: State, player: str, action: Action) -> list[Event]:
         raise IllegalAction("name the späyin you share with", "spaye.name_a_colleague")
     if mate not in share_partners(s, player):
         raise IllegalAction(
-            f"{mention(mate)} has not played Späye this month",
+            f"{named(mate)} has not played Späye this month",
             "spaye.bad_partner",
             player=mate,
         )
@@ -422,7 +422,7 @@ def propose_exercise(s: State, player: str, action: Action) -> list[Event]:
     _check_before_first_daye(s)
     if s.proposal is not None:
         raise IllegalAction(
-            f"{mention(s.proposal['by'])} already proposed {s.proposal['exercise']}: "
+            f"{named(s.proposal['by'])} already proposed {s.proposal['exercise']}: "
             "agree to it, or wait for the first däye",
             "spaye.proposal_pending",
             by=s.proposal["by"],

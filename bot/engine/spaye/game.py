@@ -1,4 +1,4 @@
-"""``SpayeGame``: one guild's Späye day behind the engine protocol (ENGINE.md)."""
+"""``SpayeGame``: one guild's Späye day behind the engine protocol (:mod:`bot.engine.base`)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ class SpayeGame(Game):
     """A Späye day. See the package docstring for actions, events and views."""
 
     kind: ClassVar[str] = "spaye"
+    examples = ((2, {}), (4, {}), (0, {}))  # the roster so far (it may be empty)
 
     def __init__(self, state: State) -> None:
         self._s = state

@@ -1,4 +1,4 @@
-"""The month's points and titles, from the results of its Späye days (RULES.md section 1)."""
+"""The month's points and titles, from the results of its Späye days (docs/rules/spaye.md)."""
 
 from __future__ import annotations
 

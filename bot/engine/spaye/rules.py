@@ -1,4 +1,4 @@
-"""Späye constants, card values and options (RULES.md section 1)."""
+"""Späye constants, card values and options (docs/rules/spaye.md)."""
 
 from __future__ import annotations
 
@@ -51,17 +51,18 @@ def card_value(card: str) -> int:
     return NIKAYE_VALUE if card == NIKAYE else value(card)
 
 
-def mention(player: str) -> str:
-    """How a message names a player: Discord renders ``<@id>`` as the member's name."""
-    return f"<@{player}>"
+def named(player: str) -> str:
+    """How a refusal's English fallback names a player: ``player 123`` (the engine writes no
+    Discord markup; the translated text shows a mention, from the refusal's parameters)."""
+    return f"player {player}"
 
 
-def mentions(players: Iterable[str]) -> str:
-    """``<@A>``, ``<@A> and <@B>``, ``<@A>, <@B> and <@C>``."""
-    names = [mention(p) for p in players]
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+def named_all(players: Iterable[str]) -> str:
+    """``player A``, ``players A and B``, ``players A, B and C`` (see :func:`named`)."""
+    ids = list(players)
+    if len(ids) <= 1:
+        return "".join(named(p) for p in ids)
+    return f"players {', '.join(ids[:-1])} and {ids[-1]}"
 
 
 def is_player_id(player: object) -> TypeGuard[str]:

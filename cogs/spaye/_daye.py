@@ -1,0 +1,255 @@
+"""Challenges, invitations, recruiting and draws: everything a däye's own message shows,
+and the reveal that ends it (a new message, the record of its exercises)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import SYSTEM, Event, IllegalAction
+from bot.i18n import Lang, locale_for_user, t
+from bot.present import mention, mentions, refusal
+from bot.storage import StoredGame
+from bot.ui import GameView, respond, say, update_message
+from cogs.spaye import _render as render
+from cogs.spaye._click import EXPIRY_KIND, Click, clicked, expiry_key, is_bot
+from cogs.spaye._exercises import record_view
+from cogs.spaye._periods import SpayeGuild
+from cogs.spaye._views import draw_view, invitation_view, parse_int, parse_pair, recruit_view
+
+if TYPE_CHECKING:
+    from cogs.spaye._table import SpayeTable
+
+
+async def invite(
+    table: SpayeTable,
+    interaction: discord.Interaction[Any],
+    stored: StoredGame,
+    targets: Sequence[str],
+    settings: SpayeGuild,
+) -> None:
+    """The invitation and its expiry timer.
+
+    A challenge is the reply to ``/daye``: that one message then carries the whole däye
+    (answers, draws, ties). Its mention pings the colleagues once; no DM repeats it. A
+    recruit (after a tie that left 3 cards) is invited in a new message, which pings
+    them and carries the final däye from then on; the recruiting menu is taken away.
+    """
+    locale = locale_for_user(interaction)
+    user = str(interaction.user.id)
+    public = settings.locale
+    d = stored.game.public_view()["daye"]
+    invite_no = int(stored.meta.get("invite", 0)) + 1
+    recruiting = d is not None and d["recruiting"] and user in d["players"]
+    if recruiting and len(targets) != 1:
+        await say(interaction, t("spaye.recruit.one", locale))
+        return
+    action: dict[str, Any]
+    if recruiting:
+        action = {"type": "recruit", "player": targets[0]}
+    elif len(targets) == 2:
+        action = {"type": "challenge", "targets": list(targets)}
+    else:
+        action = {"type": "challenge", "target": targets[0]}
+    meta = {"invite": invite_no, "invite_channel": interaction.channel_id}
+    try:
+        after, events = await table.act(stored, user, action, meta)
+    except IllegalAction as err:
+        await say(interaction, refusal(err, locale, render.format_param))
+        return
+    minutes = settings.spaye.challenge_expiry_minutes
+    first = events[0]
+    now = after.game.public_view()
+    if first["type"] == "recruit_offered":
+        old = after.meta.get("daye_message")
+        if clicked(interaction, old):
+            await update_message(interaction, render.daye_text(now, public), view=GameView())
+        elif isinstance(old, int):
+            await table.edit(after, old, render.daye_text(now, public), GameView())
+        text = render.recruit_offer(user, first["player"], minutes, public)
+    else:
+        text = render.challenge_text(now, minutes, public)
+    await table.bot.timers.schedule(
+        EXPIRY_KIND,
+        table.bot.clock.now() + timedelta(minutes=minutes),
+        {"game_id": after.id, "invite": invite_no},
+        key=expiry_key(after.id),
+    )
+    await respond(interaction, text, view=invitation_view(after.id, invite_no, public))
+    message = await interaction.original_response()
+    await table.bot.store.games.update_meta(after.id, {"daye_message": message.id})
+
+
+async def answer_invitation(table: SpayeTable, c: Click) -> None:
+    view = c.view
+    invite_no = parse_int(c.press.arg)
+    offer = view["daye"] is not None and view["daye"]["offer"] is not None
+    if invite_no != c.stored.meta.get("invite") or (view["challenge"] is None and not offer):
+        await say(c.interaction, t("spaye.stale.invite", c.locale))
+        return
+    after, events = await table.act(c.stored, c.user, {"type": c.press.action})
+    now = after.game.public_view()
+    kind = events[0]["type"]
+    minutes = c.settings.spaye.challenge_expiry_minutes
+    if now["challenge"] is not None:  # the final: one colleague accepted, one to go
+        content, keep = render.challenge_text(now, minutes, c.public), True
+    elif kind == "challenge_declined":
+        e = events[0]
+        content = "\n".join(
+            [
+                render.challenge(e["by"], e["targets"], len(e["targets"]) == 2, minutes, c.public),
+                render.challenge_answered(e, [], c.public),
+            ]
+        )
+        keep = False
+    elif kind == "recruit_declined":
+        content = "\n".join(
+            [
+                render.recruit_offer(events[0]["by"], c.user, minutes, c.public),
+                t("spaye.recruit.declined", c.public, player=mention(c.user)),
+            ]
+        )
+        keep = False
+    else:  # the däye starts (or the recruit joins): this message carries its draws
+        await table.bot.timers.cancel(expiry_key(after.id))
+        daye = now["daye"]
+        lines = [render.daye_text(now, c.public)]
+        if kind == "recruit_accepted":
+            lines.insert(0, t("spaye.recruit.accepted", c.public, player=mention(c.user)))
+        round_no = len(daye["rounds"]) + 1
+        await update_message(
+            c.interaction,
+            "\n".join(lines)[:2000],
+            view=draw_view(after.id, daye["number"], round_no, c.public),
+        )
+        return
+    buttons = invitation_view(after.id, invite_no, c.public) if keep and invite_no else GameView()
+    await update_message(c.interaction, content[:2000], view=buttons)
+    if not keep:
+        await table.bot.timers.cancel(expiry_key(after.id))
+    if kind == "recruit_declined":
+        await offer_recruiting(table, after)
+
+
+async def offer_recruiting(table: SpayeTable, stored: StoredGame) -> None:
+    """The däye's message gets its recruiting menu back (a recruit declined or timed out)."""
+    public = (await table.settings_of(stored.guild_id)).locale
+    now = stored.game.public_view()
+    d = now["daye"]
+    message_id = stored.meta.get("recruit_message")
+    if d is None or not d["recruiting"] or not isinstance(message_id, int):
+        return
+    await table.edit(
+        stored,
+        message_id,
+        render.daye_text(now, public),
+        recruit_view(stored.id, d["number"], public),
+    )
+    await table.bot.store.games.update_meta(stored.id, {"daye_message": message_id})
+
+
+async def on_expiry(table: SpayeTable, payload: dict[str, Any]) -> None:
+    """The ``spaye.invite_expiry`` timer: the invitation it names timed out (if still open:
+    a later invitation makes it refuse, which the timer runner counts as done). The
+    invitation's own message says so: no new message."""
+    game_id, invite_no = int(payload["game_id"]), int(payload["invite"])
+
+    def same_invitation(now: StoredGame) -> None:
+        if now.meta.get("invite") != invite_no:
+            raise IllegalAction("this invitation was already answered", "spaye.stale.invite")
+
+    stored, events = await table.bot.store.games.act(
+        game_id, SYSTEM, {"type": "expire"}, guard=same_invitation
+    )
+    settings = await table.settings_of(stored.guild_id)
+    public = settings.locale
+    e = events[0]
+    minutes = settings.spaye.challenge_expiry_minutes
+    if e["type"] == "recruit_expired":
+        head = render.recruit_offer(e["by"], e["player"], minutes, public)
+    else:
+        head = render.challenge(e["by"], e["targets"], len(e["targets"]) == 2, minutes, public)
+    message_id = stored.meta.get("daye_message")
+    if isinstance(message_id, int):
+        await table.edit(stored, message_id, f"{head}\n{render.expired(e, public)}", GameView())
+    if e["type"] == "recruit_expired":
+        await offer_recruiting(table, stored)
+
+
+async def recruit(table: SpayeTable, c: Click) -> None:
+    d = c.view["daye"]
+    if d is None or not d["recruiting"] or str(d["number"]) != c.press.arg:
+        await say(c.interaction, t("spaye.stale.recruit", c.locale))
+        return
+    if c.user not in d["players"]:
+        await say(
+            c.interaction,
+            t("spaye.not_in_daye", c.locale, players=mentions(d["players"], c.locale)),
+        )
+        return
+    picked = list(c.press.values)
+    if any(is_bot(c.interaction, p) for p in picked):
+        await say(c.interaction, t("spaye.daye.bot", c.locale))
+        return
+    await invite(table, c.interaction, c.stored, picked, c.settings)
+
+
+async def draw(table: SpayeTable, c: Click) -> None:
+    """Draws, ties and the recruiting menu all live on the däye's message; the reveal that
+    ends the däye is a new message: the record, with the exercises' buttons."""
+    d = c.view["daye"]
+    pair = parse_pair(c.press.arg)
+    if d is None or pair != (d["number"], len(d["rounds"]) + 1):
+        await say(c.interaction, t("spaye.stale.draw", c.locale))
+        return
+    after, events = await table.act(c.stored, c.user, {"type": "draw"})
+    now = after.game.public_view()
+    types = {e["type"] for e in events}
+    daye = now["daye"]
+    text = render.daye_text(now, c.public)
+    if daye is not None and "recruit_needed" in types:
+        await update_message(
+            c.interaction, text, view=recruit_view(after.id, d["number"], c.public)
+        )
+        message = c.interaction.message
+        if message is not None:
+            await table.bot.store.games.update_meta(after.id, {"recruit_message": message.id})
+        return
+    if daye is not None:
+        round_no = len(daye["rounds"]) + 1
+        await update_message(
+            c.interaction, text, view=draw_view(after.id, daye["number"], round_no, c.public)
+        )
+        return
+    await update_message(c.interaction, text, view=GameView())
+    await post_reveal(table, table.here(c), after, events, c.public)
+
+
+async def post_reveal(
+    table: SpayeTable,
+    channel: discord.abc.Messageable,
+    stored: StoredGame,
+    events: Sequence[Event],
+    locale: Lang,
+) -> None:
+    """The reveal as a new message (the record), carrying the buttons of the exercises it
+    set. Its text is kept in ``meta["records"]`` (merged in under the store's lock) so the
+    message can be redrawn as those exercises change."""
+    reveal = [e for e in events if e["type"] == "reveal"][-1:]
+    rest = [e for e in events if e["type"] in ("nikaye_reinserted", "daye_over")]
+    text = render.reveal([*reveal, *rest], locale)
+    ids = [e["id"] for e in events if e["type"] == "exercise_set" and e["origin"] == "nikaye"]
+    daye = next(e["daye"] for e in events if e["type"] == "daye_over")
+    record: dict[str, Any] = {"text": text, "ids": ids, "lines": []}
+    record["lines"] += [render.finished(e, locale) for e in events if e["type"] == "day_finished"]
+    view = stored.game.public_view()
+    message = await channel.send(
+        render.record_text(record, view, locale),
+        view=record_view(stored, record, view, locale),
+    )
+    if ids:
+        record["message"] = message.id
+        await table.bot.store.games.merge_meta(stored.id, "records", {str(daye): record})
