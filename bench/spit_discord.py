@@ -19,7 +19,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-import bot.seated.cog as seated
+import bot.seated.start as seated
 from bench._latency import percentile, summary
 from bot.client import GamenightBot
 from bot.clock import FakeClock

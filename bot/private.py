@@ -31,14 +31,14 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 import discord
 
 from bot.engine import IllegalAction
 from bot.i18n import Lang, locale_for_user, t
 from bot.storage import DatabaseClosed, GameStore, PrivateStore, StoredGame
-from bot.ui import reply_error, report_error, respond, translate_illegal
+from bot.ui import PersistentItem, Press, reply_error, report_error, respond, translate_illegal
 
 __all__ = [
     "CLOSED_MEMORY",
@@ -287,10 +287,12 @@ class PrivateMessenger:
 
 
 class HandButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    PersistentItem[discord.ui.Button[discord.ui.View]],
     template=r"gn:hand:(?P<kind>[a-z][a-z0-9_]*):(?P<game_id>\d+)",
 ):
     """The persistent "Show my hand" button; works for any kind with a renderer."""
+
+    route: ClassVar[dict[str, str]] = {"action": "hand"}
 
     def __init__(
         self,
@@ -300,29 +302,24 @@ class HandButton(
         label: str = "Show my hand",
         row: int | None = None,
     ) -> None:
-        custom_id = f"gn:hand:{kind}:{game_id}"
         if not re.fullmatch(r"[a-z][a-z0-9_]*", kind):
             raise ValueError(f"bad game kind {kind!r}")
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.primary, emoji="🎴", custom_id=custom_id
-            ),
-            row=row,
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label,
+            style=discord.ButtonStyle.primary,
+            emoji="🎴",
+            custom_id=f"gn:hand:{kind}:{game_id}",
         )
+        super().__init__(button, Press(kind, game_id, "hand"), row=row)
         self.kind = kind
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HandButton:
-        return cls(match["kind"], int(match["game_id"]))
+    def rebuild(cls, press: Press, item: discord.ui.Item[Any]) -> HandButton:
+        return cls(press.kind, press.game_id)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Answered here, not by a kind's handler: every game's hand shows the same way."""
         private = getattr(interaction.client, "private", None)
         try:
             if not isinstance(private, PrivateMessenger):

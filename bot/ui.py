@@ -36,8 +36,8 @@ import functools
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias, cast
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Protocol, Self, TypeAlias, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -56,6 +56,7 @@ __all__ = [
     "GameButton",
     "GameSelect",
     "GameView",
+    "PersistentItem",
     "Press",
     "accept_decline",
     "auto_defer",
@@ -66,6 +67,7 @@ __all__ = [
     "reply_error",
     "report_error",
     "respond",
+    "say",
     "translate_illegal",
     "update_message",
 ]
@@ -168,8 +170,75 @@ async def dispatch(interaction: discord.Interaction[Any], press: Press) -> None:
             await kit.private.flush_for(interaction)
 
 
+ItemT = TypeVar("ItemT", bound="discord.ui.Item[discord.ui.View]")
+
+
+class PersistentItem(discord.ui.DynamicItem[ItemT], template=r"(?!)"):
+    """The one base of the kit's persistent components (:class:`GameButton`,
+    :class:`GameSelect`, ``bot.private.HandButton``...): its custom id says which game and
+    which action it is (a :class:`Press`), so it works after a restart, and every click goes
+    to the handler registered for its kind (:func:`dispatch`).
+
+    A subclass gives its ``template`` (named groups ``kind``, ``game_id``, ``action``,
+    ``arg``; a fixed part of the id needs no group, see :attr:`route`), builds its
+    component in ``__init__`` with :func:`game_custom_id` and passes it here with its press,
+    and says how to make itself again from a press (:meth:`rebuild`). A select says what
+    was chosen (:meth:`chosen`)::
+
+        class UserPick(PersistentItem[discord.ui.UserSelect[discord.ui.View]],
+                       template=r"gnu:(?P<kind>spaye):(?P<game_id>[0-9]+):(?P<action>[a-z_]+)"):
+            def __init__(self, game_id: int, action: str) -> None:
+                custom_id = game_custom_id("spaye", game_id, action, prefix="gnu")
+                super().__init__(discord.ui.UserSelect(custom_id=custom_id),
+                                 Press("spaye", game_id, action))
+
+            @classmethod
+            def rebuild(cls, press, item):
+                return cls(press.game_id, press.action)
+
+            def chosen(self) -> tuple[str, ...]:
+                return tuple(str(user.id) for user in self.item.values)
+    """
+
+    route: ClassVar[dict[str, str]] = {}
+    """Parts of the press the template fixes rather than matches (``{"action": "hand"}``)."""
+
+    def __init__(self, item: ItemT, press: Press, *, row: int | None = None) -> None:
+        super().__init__(item, row=row)
+        self.press = press
+
+    @classmethod
+    def press_of(cls, match: re.Match[str]) -> Press:
+        """The press a custom id says."""
+        found = {**cls.route, **{k: v for k, v in match.groupdict().items() if v is not None}}
+        return Press(found["kind"], int(found["game_id"]), found["action"], found.get("arg"))
+
+    @classmethod
+    def rebuild(cls, press: Press, item: discord.ui.Item[Any]) -> Self:
+        """The item again from its press (``item``: the clicked component, e.g. a select's
+        options)."""
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls.rebuild(cls.press_of(match), item)
+
+    def chosen(self) -> tuple[str, ...]:
+        """What a select's user chose (``press.values``); a button chooses nothing."""
+        return ()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, replace(self.press, values=self.chosen()))
+
+
 class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    PersistentItem[discord.ui.Button[discord.ui.View]],
     template=rf"gn:(?P<kind>(?!hand:){_KIND}):(?P<game_id>\d+):(?P<action>{_ACTION})(?::(?P<arg>[^:]*))?",
 ):
     """A persistent button whose custom id says which game and which action it is."""
@@ -187,34 +256,19 @@ class GameButton(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                style=style,
-                disabled=disabled,
-                custom_id=game_custom_id(kind, game_id, action, arg),
-            ),
-            row=row,
+        custom_id = game_custom_id(kind, game_id, action, arg)
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label, emoji=emoji, style=style, disabled=disabled, custom_id=custom_id
         )
-        self.press = Press(kind, game_id, action, arg)
+        super().__init__(button, Press(kind, game_id, action, arg), row=row)
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameButton:
-        return cls(match["kind"], int(match["game_id"]), match["action"], match["arg"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await dispatch(interaction, self.press)
+    def rebuild(cls, press: Press, item: discord.ui.Item[Any]) -> GameButton:
+        return cls(press.kind, press.game_id, press.action, press.arg)
 
 
 class GameSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    PersistentItem[discord.ui.Select[discord.ui.View]],
     template=rf"gns:(?P<kind>{_KIND}):(?P<game_id>\d+):(?P<action>{_ACTION})(?::(?P<arg>[^:]*))?",
 ):
     """A persistent select (e.g. the cards to pass); the handler gets ``press.values``."""
@@ -233,34 +287,23 @@ class GameSelect(
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=game_custom_id(kind, game_id, action, arg, prefix="gns"),
-                options=list(options),
-                placeholder=placeholder,
-                min_values=min_values,
-                max_values=max_values,
-                disabled=disabled,
-            ),
-            row=row,
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
+            custom_id=game_custom_id(kind, game_id, action, arg, prefix="gns"),
+            options=list(options),
+            placeholder=placeholder,
+            min_values=min_values,
+            max_values=max_values,
+            disabled=disabled,
         )
-        self.press = Press(kind, game_id, action, arg)
+        super().__init__(select, Press(kind, game_id, action, arg), row=row)
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameSelect:
+    def rebuild(cls, press: Press, item: discord.ui.Item[Any]) -> GameSelect:
         options = item.options if isinstance(item, discord.ui.Select) else []
-        return cls(match["kind"], int(match["game_id"]), match["action"], options, match["arg"])
+        return cls(press.kind, press.game_id, press.action, options, press.arg)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(str(v) for v in self.item.values)
-        p = self.press
-        await dispatch(interaction, Press(p.kind, p.game_id, p.action, p.arg, values))
+    def chosen(self) -> tuple[str, ...]:
+        return tuple(str(v) for v in self.item.values)
 
 
 class GameView(discord.ui.View):

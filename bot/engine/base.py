@@ -1,4 +1,4 @@
-"""The one protocol every game implements (ENGINE.md)."""
+"""The one protocol every game implements (see docs/engine.md)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,9 @@ class Game(ABC):
     min_players: ClassVar[int] = 1
     """Seated games (a lobby gathers their players) declare how many may sit."""
     max_players: ClassVar[int] = 1
+    examples: ClassVar[tuple[tuple[int, Mapping[str, Any]], ...]] = ()
+    """Tables worth playing, as ``(number of players, options)``: the protocol test plays each
+    (none declared: the fewest and the most players, with the default options)."""
 
     @classmethod
     @abstractmethod
@@ -124,7 +127,7 @@ def seat_of(seats: Mapping[str, int], player: str, kind: str) -> int:
     seat = seats.get(player)
     if seat is None:
         raise IllegalAction(
-            f"<@{player}> is not playing in this game", f"{kind}.not_a_player", player=player
+            f"player {player} is not playing in this game", f"{kind}.not_a_player", player=player
         )
     return seat
 
@@ -137,7 +140,9 @@ def check_turn(
     current = players[turn]
     if player != current:
         seat_of(seats, player, kind)
-        raise IllegalAction(f"it is <@{current}>'s turn", f"{kind}.not_your_turn", player=current)
+        raise IllegalAction(
+            f"it is player {current}'s turn", f"{kind}.not_your_turn", player=current
+        )
 
 
 GAMES: dict[str, type[Game]] = {}

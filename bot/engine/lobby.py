@@ -75,6 +75,7 @@ class Lobby(Game):
     """Players gathering for one seated game."""
 
     kind = KIND
+    examples = ((1, {"game": "papayoo"}), (1, {"game": "papayoo", "rounds": 2}))
 
     __slots__ = ("computers", "game", "host", "options", "players", "status")
 

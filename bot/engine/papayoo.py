@@ -1,4 +1,4 @@
-"""Papayoo for 3 to 8 players (RULES.md section 2, ``seeds/papayoo.fr.md``).
+"""Papayoo for 3 to 8 players (the rules: docs/rules/papayoo.md).
 
 A round: deal, simultaneous pass to the left, the die picks the Papayoo suit, then
 tricks until the hands are empty. The lowest total after the last round wins.
@@ -275,6 +275,12 @@ class Papayoo(Game):
     kind = KIND
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    examples = (
+        (3, {"rounds": 1}),
+        (4, {"rounds": 2, "turn_seconds": 0}),
+        (6, {"rounds": 1}),
+        (8, {"rounds": 1}),
+    )
 
     __slots__ = (
         "_aside",

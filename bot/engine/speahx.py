@@ -1,4 +1,4 @@
-"""Speahx for 2 to 14 players (RULES.md section 3, ``seeds/speahx.no.txt`` and ``.en.txt``).
+"""Speahx for 2 to 14 players (the rules: docs/rules/speahx.md).
 
 A shedding game: match the top card of the pile by suit or rank, burn the pile with a 10 or
 four of a kind, hand the pile to someone with a joker (or the Terminator). The first player
@@ -219,8 +219,10 @@ def auto_coins(rng_state: int, turns: int) -> int:
     return Rng(rng_state ^ (turns * _COIN_STEP)).next64()
 
 
-def _mention(player: str) -> str:
-    return f"<@{player}>"
+def _player_text(player: str) -> str:
+    """A player in an English fallback text: named by id, no Discord markup (the catalog's
+    text gets the player as a mention through ``bot.present.refusal``)."""
+    return f"player {player}"
 
 
 def _is_terminator(cards: Sequence[str]) -> bool:
@@ -263,6 +265,7 @@ class Speahx(Game):
     kind = KIND
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    examples = ((2, {}), (4, {"jokers": True}), (7, {}))
 
     __slots__ = (
         "_before",
@@ -995,7 +998,7 @@ class Speahx(Game):
             )
         if tseat in self._out:
             raise IllegalAction(
-                f"{_mention(self._players[tseat])} has finished: choose a player still in",
+                f"{_player_text(self._players[tseat])} has finished: choose a player still in",
                 "speahx.joker_finished",
                 player=self._players[tseat],
             )

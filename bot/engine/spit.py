@@ -1,4 +1,4 @@
-"""Spit for 2 players, in real time (RULES.md section 4, ``seeds/spit.fr.txt``).
+"""Spit for 2 players, in real time (the rules: docs/rules/spit.md).
 
 Both players act whenever they may: ``to_act()`` lists both whenever both have a move, and
 the order of ``apply`` calls is the order of arrival, which decides every race. An action
@@ -27,7 +27,7 @@ Actions (plain JSON dicts; the dicts ``legal_actions`` returns are fresh)
         top ``card`` of your stock pile ``i`` onto spit pile ``j`` whose top is ``onto``.
     ``{"type": "fill", "pile": i, "card": "7H", "to": k}``  move the face-up top ``card`` of
         your pile ``i`` into your empty pile place ``k``; legal only when it uncovers a
-        face-down card (RULES.md [R]).
+        face-down card (a ruling of docs/rules/spit.md).
     ``{"type": "slap", "pile": j}``  in the slap phase (not with ``no_slap``).
     ``{"type": "take", "pile": j}``  in the slap phase with ``no_slap``, by the chooser.
     Pile indexes start at 0. Stock piles keep their place: an emptied pile is an empty place.
@@ -163,8 +163,10 @@ FITS_ALT: Final[dict[str, frozenset[str]]] = {
 CARD_SET: Final = frozenset(DECK)
 
 
-def _mention(player: str) -> str:
-    return f"<@{player}>"
+def _player_text(player: str) -> str:
+    """A player in an English fallback text: named by id, no Discord markup (the catalog's
+    text gets the player as a mention through ``bot.present.refusal``)."""
+    return f"player {player}"
 
 
 def _index(raw: Any) -> int | None:
@@ -198,6 +200,7 @@ class Spit(Game):
     kind = KIND
     min_players = PLAYERS
     max_players = PLAYERS
+    examples = ((2, {}), (2, {"piles": 4, "alternate_colors": True}), (2, {"no_slap": True}))
 
     __slots__ = (
         "_alternate",
@@ -452,7 +455,7 @@ class Spit(Game):
         seat = self._seat.get(player)
         if seat is None:
             raise IllegalAction(
-                f"{_mention(player)} is not playing in this game",
+                f"{_player_text(player)} is not playing in this game",
                 "spit.not_a_player",
                 player=player,
             )
@@ -659,7 +662,7 @@ class Spit(Game):
         choosers = self._choosers()
         if seat not in choosers:
             raise IllegalAction(
-                f"{_mention(self._players[choosers[0]])} chooses a pile first",
+                f"{_player_text(self._players[choosers[0]])} chooses a pile first",
                 "spit.not_your_choice",
                 player=self._players[choosers[0]],
             )

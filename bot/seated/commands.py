@@ -1,4 +1,5 @@
-"""``/<game> new|abandon|stats``: one command group per seated game, built from its spec.
+"""``/<game> new|abandon|stats`` (and ``challenge``): one command group per seated game,
+built from its spec.
 
 The options of ``new`` are declared once (:class:`OptionSpec`) and become slash options with
 Discord's own checks (ranges, choices), so every game handles them the same way. Names and
@@ -9,41 +10,39 @@ descriptions are translated through the catalogs with the keys
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-if TYPE_CHECKING:
-    from bot.seated.cog import SeatedCog
+from bot.seated.spec import Challenge, OptionSpec
+
+__all__ = ["OptionSpec", "SeatedCommands", "seated_group"]
 
 
-@dataclass(frozen=True)
-class OptionSpec:
-    """One option of ``/<game> new``."""
+class SeatedCommands(Protocol):
+    """What the commands call on the game's cog (:class:`bot.seated.cog.SeatedCog`)."""
 
-    name: str
-    description: str
-    """English; the French comes from ``<game>.cmd.new.<name>.description``."""
-    default: int | bool | str
-    min: int | None = None
-    max: int | None = None
-    choices: Sequence[str] = ()
-    engine: bool = True
-    """``True``: an option of the engine's game; ``False``: the kit's (e.g. a turn timer the
-    engine knows nothing of)."""
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], values: Mapping[str, Any]
+    ) -> None: ...
 
-    def annotation(self) -> Any:
-        if isinstance(self.default, bool):
-            return bool
-        if isinstance(self.default, int):
-            if self.min is not None or self.max is not None:
-                return app_commands.Range[int, self.min, self.max]
-            return int
-        return str
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | discord.Member,
+        values: Mapping[str, Any],
+    ) -> None: ...
+
+    async def ask_abandon(
+        self, interaction: discord.Interaction[Any], game_id: int | None
+    ) -> None: ...
+
+    async def show_stats(
+        self, interaction: discord.Interaction[Any], player: discord.User | None
+    ) -> None: ...
 
 
 def _method(func: Any, name: str) -> Any:
@@ -53,25 +52,9 @@ def _method(func: Any, name: str) -> Any:
     return func
 
 
-def seated_group(
-    kind: str, title: str, options: Sequence[OptionSpec], players: str
-) -> app_commands.Group:
-    """The ``/<kind>`` group; ``title`` is the game's name, ``players`` e.g. ``"3 to 8"``."""
-    group = app_commands.Group(
-        name=_(kind, key=f"{kind}.cmd.name"),
-        description=_(f"{title} for {players} players", key=f"{kind}.cmd.description"),
-        guild_only=True,
-    )
-
-    async def new(self: SeatedCog, interaction: discord.Interaction[Any], **values: Any) -> None:
-        await self.open_lobby(interaction, values)
-
-    params = [
-        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter(
-            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
-        ),
-    ]
+def _options(func: Any, options: Sequence[OptionSpec], params: list[inspect.Parameter]) -> Any:
+    """``func`` taking ``options`` as keyword arguments after ``params``, each named and
+    described through the catalogs (``<kind>.cmd.new.<option>.name|description``)."""
     for opt in options:
         params.append(
             inspect.Parameter(
@@ -81,25 +64,112 @@ def seated_group(
                 default=opt.default,
             )
         )
-    new.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    _method(new, "new")
-    if options:
-        new = app_commands.describe(
-            **{
-                o.name: _(o.description, key=f"{kind}.cmd.new.{o.name}.description")
-                for o in options
-            }
-        )(new)
-        new = app_commands.rename(
-            **{o.name: _(o.name, key=f"{kind}.cmd.new.{o.name}.name") for o in options}
-        )(new)
-        with_choices = {
-            o.name: [app_commands.Choice(name=c, value=c) for c in o.choices]
-            for o in options
-            if o.choices
-        }
-        if with_choices:
-            new = app_commands.choices(**with_choices)(new)
+    func.__signature__ = inspect.Signature(params)
+    return func
+
+
+def _described(
+    func: Any,
+    kind: str,
+    options: Sequence[OptionSpec],
+    names: Mapping[str, Any] | None = None,
+    descriptions: Mapping[str, Any] | None = None,
+) -> Any:
+    """The catalog names and descriptions of ``options`` (and of ``names``' parameters)."""
+    names = {
+        **(names or {}),
+        **{o.name: _(o.name, key=f"{kind}.cmd.new.{o.name}.name") for o in options},
+    }
+    descriptions = {
+        **(descriptions or {}),
+        **{o.name: _(o.description, key=f"{kind}.cmd.new.{o.name}.description") for o in options},
+    }
+    if descriptions:
+        func = app_commands.describe(**descriptions)(func)
+    if names:
+        func = app_commands.rename(**names)(func)
+    with_choices = {
+        o.name: [app_commands.Choice(name=c, value=c) for c in o.choices]
+        for o in options
+        if o.choices
+    }
+    if with_choices:
+        func = app_commands.choices(**with_choices)(func)
+    return func
+
+
+def _leading() -> list[inspect.Parameter]:
+    """``self`` and ``interaction``: what every command callback takes first."""
+    return [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        ),
+    ]
+
+
+def _challenge_command(
+    kind: str, title: str, options: Sequence[OptionSpec]
+) -> app_commands.Command[Any, Any, None]:
+    """``/<kind> challenge opponent [options of new]`` (:mod:`bot.seated.challenge`)."""
+
+    async def challenge(
+        self: SeatedCommands,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User,
+        **values: Any,
+    ) -> None:
+        await self.challenge(interaction, opponent, values)
+
+    params = _leading()
+    params.append(
+        inspect.Parameter(
+            "opponent", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.User
+        )
+    )
+    callback: Any = _described(
+        _method(_options(challenge, options, params), "challenge"),
+        kind,
+        options,
+        names={"opponent": _("opponent", key=f"{kind}.cmd.challenge.opponent.name")},
+        descriptions={
+            "opponent": _(
+                "The colleague you challenge", key=f"{kind}.cmd.challenge.opponent.description"
+            )
+        },
+    )
+    return app_commands.Command(
+        name=_("challenge", key=f"{kind}.cmd.challenge.name"),
+        description=_(
+            f"Challenge a colleague to a game of {title}", key=f"{kind}.cmd.challenge.description"
+        ),
+        callback=callback,
+    )
+
+
+def seated_group(
+    kind: str,
+    title: str,
+    options: Sequence[OptionSpec],
+    players: str,
+    *,
+    challenge: Challenge | None = None,
+) -> app_commands.Group:
+    """The ``/<kind>`` group; ``title`` is the game's name, ``players`` e.g. ``"3 to 8"``;
+    ``challenge`` (the spec's) adds ``/<kind> challenge opponent``."""
+    group = app_commands.Group(
+        name=_(kind, key=f"{kind}.cmd.name"),
+        description=_(f"{title} for {players} players", key=f"{kind}.cmd.description"),
+        guild_only=True,
+    )
+
+    async def new(
+        self: SeatedCommands, interaction: discord.Interaction[Any], **values: Any
+    ) -> None:
+        await self.open_lobby(interaction, values)
+
+    new = _options(new, options, _leading())
+    new = _described(_method(new, "new"), kind, options)
     group.add_command(
         app_commands.Command(
             name=_("new", key=f"{kind}.cmd.new.name"),
@@ -111,7 +181,7 @@ def seated_group(
     )
 
     async def abandon(
-        self: SeatedCog,
+        self: SeatedCommands,
         interaction: discord.Interaction[Any],
         game: app_commands.Range[int, 1] | None = None,
     ) -> None:
@@ -139,7 +209,7 @@ def seated_group(
     )
 
     async def stats(
-        self: SeatedCog,
+        self: SeatedCommands,
         interaction: discord.Interaction[Any],
         player: discord.User | None = None,
     ) -> None:
@@ -161,4 +231,6 @@ def seated_group(
             callback=stats,
         )
     )
+    if challenge is not None:
+        group.add_command(_challenge_command(kind, title, options))
     return group

@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
 
 import discord
 
 from bot.i18n import Lang, t
-from bot.seated.render import Label, SeatedRenderer
 from bot.ui import Component, PayloadView, button_payload, option_payload, select_payload
 
 BUTTONS_MAX: Final = 20
@@ -33,6 +33,42 @@ BUTTONS_MAX: Final = 20
 SELECT_MAX: Final = 25
 SELECTS_PER_PAGE: Final = 4
 LABEL_MAX: Final = 80
+
+
+@dataclass(frozen=True)
+class Label:
+    """How one control reads: a button's or a select option's text, emoji and style."""
+
+    text: str
+    emoji: str | None = None
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class MultiPick:
+    """A choice of several cards at once (Papayoo's pass): one select, ``count`` values, whose
+    submission is the action ``{"type": action, "cards": [...]}``."""
+
+    action: str
+    count: int
+    cards: Sequence[str]
+    placeholder: str
+
+
+class ControlLabels(Protocol):
+    """What the controls ask of a game's renderer (:class:`bot.seated.render.SeatedRenderer`
+    answers it)."""
+
+    def card(self, code: str) -> str: ...
+
+    def action_card(self, action: Mapping[str, Any]) -> str | None: ...
+
+    def action_label(
+        self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
+    ) -> Label: ...
+
+    def multi_pick(self, view: Mapping[str, Any], locale: Lang) -> MultiPick | None: ...
 
 
 def stamp(legal: Sequence[Mapping[str, Any]]) -> str:
@@ -60,7 +96,7 @@ def hand_controls(
     kind: str,
     game_id: int,
     view: Mapping[str, Any],
-    renderer: SeatedRenderer,
+    renderer: ControlLabels,
     locale: Lang,
     *,
     page: int = 0,

@@ -10,27 +10,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
 import discord
 
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, has_key, t
+from bot.present import SUIT_SYMBOLS, mention, when
+from bot.seated.controls import Label, MultiPick, board_button, stamp
 from bot.ui import GameView, PayloadView
 
-SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def mention(player: str, locale: Lang = "en") -> str:
-    """A colleague as a mention; a computer seat by its name (it has no Discord account)."""
-    if is_computer(player):
-        return t("seated.computer", locale, n=player.removeprefix("cpu"))
-    return f"<@{player}>"
-
-
-def when(deadline: datetime) -> str:
-    """A Discord timestamp counting down in every reader's own time zone."""
-    return f"<t:{int(deadline.timestamp())}:R>"
+__all__ = [
+    "HandContext",
+    "Label",
+    "MultiPick",
+    "SeatedRenderer",
+    "TableContext",
+]
 
 
 @dataclass(frozen=True)
@@ -68,25 +64,6 @@ class HandContext:
     @property
     def to_act(self) -> bool:
         return self.status == "active" and bool(self.view["you"]["legal_actions"])
-
-
-@dataclass(frozen=True)
-class MultiPick:
-    """A choice of several cards at once (Papayoo's pass): one select, ``count`` values, whose
-    submission is the action ``{"type": action, "cards": [...]}``."""
-
-    action: str
-    count: int
-    cards: Sequence[str]
-    placeholder: str
-
-
-@dataclass(frozen=True)
-class Label:
-    text: str
-    emoji: str | None = None
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary
-    description: str | None = None
 
 
 class SeatedRenderer:
@@ -237,8 +214,6 @@ class SeatedRenderer:
     ) -> GameView:
         """A public board's controls (``SeatedSpec.public_board``): each player's legal actions
         as buttons, one row per player (five at most); :func:`board_button` makes each one."""
-        from bot.seated.controls import board_button, stamp  # controls builds on this module
-
         rows = []
         for seat, view in enumerate(views.values()):
             legal = view.get("you", {}).get("legal_actions") or []

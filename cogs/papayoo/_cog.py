@@ -1,19 +1,18 @@
 """``/papayoo new|abandon|stats``: Papayoo on the seated-game kit.
 
-Everything that is not about Papayoo (lobby, table, hands, turn timer, notices, abandon,
-stats) is the kit's (:mod:`bot.seated`); this cog says which options ``/papayoo new`` takes,
-how results are kept and how the game looks (:mod:`cogs.papayoo._render`).
+Everything that is not about Papayoo (lobby, table, hands, turn timer and its bounds,
+notices, abandon, stats) is the kit's (:mod:`bot.seated`); this cog says which options
+``/papayoo new`` takes, how results are kept and how the game looks
+(:mod:`cogs.papayoo._render`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Final
 
-from bot.engine.papayoo import TURN_SECONDS_RANGE
 from bot.i18n import Lang, t
-from bot.seated import OptionSpec, SeatedCog, SeatedSpec, seated_group
+from bot.seated import OptionSpec, SeatedCog, SeatedSpec, seated_group, turn_option
 from bot.storage import PlayerResult, PlayerStats, StoredGame, default_results
 from cogs.papayoo._render import PapayooRenderer
 
@@ -23,13 +22,7 @@ SPEC: Final = SeatedSpec(
     PapayooRenderer(),
     options=(
         OptionSpec("rounds", "Number of rounds, 1 to 20 (default 4)", 4, 1, 20),
-        OptionSpec(
-            "turn_seconds",
-            "Seconds per turn before the bot plays: 0 (off) or 15 to 600 (default 90)",
-            90,
-            0,
-            600,
-        ),
+        turn_option(90, engine=True),
     ),
     refresh_all=frozenset({"pass_complete", "deal", "game_over"}),
 )
@@ -40,13 +33,6 @@ class PapayooCog(SeatedCog, name="Papayoo"):
 
     spec = SPEC
     papayoo = seated_group(KIND, "Papayoo", SPEC.options, "3 to 8")
-
-    def check_options(self, values: Mapping[str, Any], locale: Lang) -> str | None:
-        low, high = TURN_SECONDS_RANGE
-        seconds = int(values.get("turn_seconds", 90))
-        if seconds and not low <= seconds <= high:
-            return t("papayoo.bad_turn_seconds", locale, min=low, max=high, value=seconds)
-        return None
 
     def results(self, stored: StoredGame) -> list[PlayerResult]:
         """The engine's ranking and totals, with the rounds played (for points per round)."""

@@ -13,9 +13,9 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import Lang, t
+from bot.present import SUIT_SYMBOLS
 from bot.seated import HandContext, Label, SeatedRenderer, TableContext
 
-SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 PILE_SHOWN: Final = 6
 """How many of the pile's top cards the table shows."""
 BURN_WHY: Final = ("ten", "four", "joker", "terminator")

@@ -20,6 +20,7 @@ from bot.ui import (
     ActionRouter,
     GameButton,
     GameSelect,
+    PersistentItem,
     Press,
     accept_decline,
     auto_defer,
@@ -86,6 +87,46 @@ async def test_from_custom_id_round_trip() -> None:
     assert match is not None
     again = await GameSelect.from_custom_id(None, select.item, match)  # type: ignore[arg-type]
     assert again.press == Press("papayoo", 4, "pass") and again.item.options == options
+
+
+class UserPick(
+    PersistentItem[discord.ui.UserSelect[discord.ui.View]],
+    template=r"gnu:(?P<kind>toy):(?P<game_id>[0-9]+):(?P<action>[a-z_]+)(?::(?P<arg>[^:]*))?",
+):
+    """A fourth kind of persistent item on the one base (as a user select of a game)."""
+
+    def __init__(self, game_id: int, action: str, arg: str | None = None) -> None:
+        custom_id = game_custom_id("toy", game_id, action, arg, prefix="gnu")
+        select: discord.ui.UserSelect[discord.ui.View] = discord.ui.UserSelect(custom_id=custom_id)
+        super().__init__(select, Press("toy", game_id, action, arg))
+
+    @classmethod
+    def rebuild(cls, press: Press, item: discord.ui.Item[Any]) -> UserPick:
+        return cls(press.game_id, press.action, press.arg)
+
+    def chosen(self) -> tuple[str, ...]:
+        return ("7", "8")
+
+
+async def test_one_base_serves_every_persistent_item(monkeypatch: pytest.MonkeyPatch) -> None:
+    pick = UserPick(3, "recruit", "2")
+    assert pick.custom_id == "gnu:toy:3:recruit:2"
+    match = UserPick.__discord_ui_compiled_template__.fullmatch(pick.custom_id)
+    assert match is not None
+    again = await UserPick.from_custom_id(None, pick.item, match)  # type: ignore[arg-type]
+    assert isinstance(again, UserPick) and again.press == Press("toy", 3, "recruit", "2")
+    hand = HandButton("papayoo", 42)
+    match = HandButton.__discord_ui_compiled_template__.fullmatch(hand.custom_id)
+    assert match is not None
+    assert HandButton.press_of(match) == hand.press == Press("papayoo", 42, "hand")
+    pressed: list[Press] = []
+
+    async def routed(interaction: Any, press: Press) -> None:
+        pressed.append(press)
+
+    monkeypatch.setattr("bot.ui.dispatch", routed)
+    await again.callback(None)  # type: ignore[arg-type]
+    assert pressed == [Press("toy", 3, "recruit", "2", ("7", "8"))]
 
 
 def test_accept_decline_view_is_persistent() -> None:

@@ -34,9 +34,9 @@ CARD = re.compile(r"^(P\d{1,2}|\d{1,2}[♠♥♦♣])$")
 @pytest.fixture(autouse=True)
 def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same deal every run, so every case below is met the same way."""
-    import bot.seated.cog
+    import bot.seated.start
 
-    monkeypatch.setattr(bot.seated.cog, "new_seed", lambda: 20250314)
+    monkeypatch.setattr(bot.seated.start, "new_seed", lambda: 20250314)
 
 
 @pytest.fixture

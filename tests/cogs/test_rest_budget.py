@@ -54,7 +54,7 @@ async def test_a_whole_game_costs_well_under_one_bot_token_call_a_card(
 async def test_once_tokens_have_expired_the_bot_token_takes_over_within_one_call_a_card(
     fake_discord: FakeDiscord, db_file: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.seated.cog.EPHEMERAL_TTL", 0.0)  # no token is trusted
+    monkeypatch.setattr("bot.seated.base.EPHEMERAL_TTL", 0.0)  # no token is trusted
     fake = fake_discord
     table = setup(fake, db_file, clock, ["Ana", "Bob", "Cyd", "Dee"])
     table.settle = 0
@@ -111,7 +111,7 @@ async def test_a_player_who_closes_their_dms_mid_game_is_pinged_in_the_channel_o
 async def test_a_table_discord_refuses_to_edit_tells_the_host_once(
     fake_discord: FakeDiscord, db_file: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.seated.cog.EPHEMERAL_TTL", 0.0)  # the table uses the bot's token
+    monkeypatch.setattr("bot.seated.base.EPHEMERAL_TTL", 0.0)  # the table uses the bot's token
     fake = fake_discord
     table = setup(fake, db_file, clock, ["Ana", "Bob", "Cyd"])
     ana = table.users[0]
@@ -172,7 +172,7 @@ async def test_a_start_waits_in_its_lobby_while_the_budget_is_taken(
     clock: FakeClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("bot.seated.cog.WAITING_POLL", 0.05)
+    monkeypatch.setattr("bot.seated.lobby.WAITING_POLL", 0.05)
     fake = fake_discord
     table = setup(fake, db_file, clock, ["Ana", "Bob", "Cyd"])
     ana, bob, cyd = table.users

@@ -22,7 +22,7 @@ COGS = ["cogs.speahx"]
 
 @pytest.fixture(autouse=True)
 def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("bot.seated.cog")
+    module = importlib.import_module("bot.seated.start")
     monkeypatch.setattr(module, "new_seed", lambda: 20251123)
 
 

@@ -1,4 +1,4 @@
-"""Papayoo rules, one test per rule (RULES.md section 2), and every kind of bad input."""
+"""Papayoo rules, one test per rule (docs/rules/papayoo.md), and every kind of bad input."""
 
 from __future__ import annotations
 
@@ -502,7 +502,7 @@ def test_off_suit_refused() -> None:
 def test_out_of_turn() -> None:
     game = crafted([["3H", "P2"], ["10S", "8H"], ["9H", "P4"]])
     err = assert_illegal(game, "222", {"type": "play", "card": "10S"}, "papayoo.not_your_turn")
-    assert str(err) == "it is <@111>'s turn"
+    assert str(err) == "it is player 111's turn"
     assert err.params == {"player": "111"}
     assert game.legal_actions("222") == []
 
@@ -510,7 +510,7 @@ def test_out_of_turn() -> None:
 def test_stranger_refused() -> None:
     game = start(3)
     err = assert_illegal(game, "999", {"type": "pass", "cards": ["P1"]}, "papayoo.not_a_player")
-    assert str(err) == "<@999> is not playing in this game"
+    assert str(err) == "player 999 is not playing in this game"
     assert game.legal_actions("999") == []
     assert game.view("999") == game.public_view()
     pass_all(game)

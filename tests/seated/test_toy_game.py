@@ -128,3 +128,28 @@ async def test_a_public_board_is_played_on_the_table_itself(
         assert after.game.to_act() == [str(other.id)]
         assert len([c for c in fake.calls_since(mark) if "callback" not in c.route]) <= 1
     await bot.store.close()
+
+
+async def test_the_kit_checks_the_turn_timer_of_every_game(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The toy declares a ``turn_seconds`` option and no check of its own: the kit refuses a
+    timer out of bounds (in its generic words, the toy's catalog having none) and opens the
+    table for 0 (off) or a timer in bounds."""
+    fake = fake_discord
+    guild = fake.add_guild("Office")
+    channel = fake.add_text_channel(guild, "games")
+    ana = fake.add_user("Ana")
+    fake.add_member(guild, ana)
+    clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
+    bot = GamenightBot(
+        Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
+    )
+    async with fake.run_client(bot):
+        bad = await fake.slash(ana, channel, "highcard new", {"turn_seconds": 5})
+        assert bad.ephemeral
+        assert "between 15 and 600" in bad.text
+        assert await bot.store.games.find(kind="lobby") == []
+        for seconds in (0, 30):
+            lobby = await fake.slash(ana, channel, "highcard new", {"turn_seconds": seconds})
+            assert "High card" in lobby.text and not lobby.ephemeral

@@ -1,0 +1,130 @@
+"""Challenges: ``/<game> challenge opponent`` asks one colleague (Accept / Decline) instead
+of opening a lobby anyone joins; Accept seats them and starts the game at once.
+
+A game turns it on in its spec (``SeatedSpec(..., challenge=Challenge(minutes=10))``) and
+gives it to its group (``seated_group(..., challenge=SPEC.challenge)``). A challenge is a
+lobby underneath (its buttons are the lobby's, ``gn:<game>_lobby:<id>:accept|decline``), so
+it expires like one. Its texts are the game's own: ``<game>.challenge.text`` (``host``,
+``opponent``, ``minutes``, ``options``), ``.self``, ``.bot``, ``.closed``, ``.not_you``
+(``player``) and ``.declined`` (``host``, ``opponent``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.engine.lobby import Lobby
+from bot.i18n import locale_for_user, t
+from bot.present import mention
+from bot.seated.lobby import LobbyRoom
+from bot.seated.spec import LOBBY_KIND
+from bot.ui import GameView, Press, accept_decline, update_message
+
+__all__ = ["ChallengeRoom"]
+
+
+class ChallengeRoom(LobbyRoom):
+    """``/<game> challenge`` and its Accept / Decline (when the spec turns challenges on)."""
+
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.User | discord.Member,
+        values: Mapping[str, Any],
+    ) -> None:
+        """``/<game> challenge opponent``: a lobby of the challenger, offered to one colleague."""
+        challenge = self.spec.challenge
+        locale = locale_for_user(interaction)
+        guild, channel_id = interaction.guild, interaction.channel_id
+        if challenge is None or guild is None or channel_id is None:
+            await self.say(interaction, t("errors.guild_only", locale))
+            return
+        if opponent.id == interaction.user.id:
+            await self.say(interaction, t(f"{self.kind}.challenge.self", locale))
+            return
+        if opponent.bot:
+            await self.say(interaction, t(f"{self.kind}.challenge.bot", locale))
+            return
+        host = str(interaction.user.id)
+        made = await self._new_lobby(interaction, host, values, locale)
+        if made is None:
+            return
+        lobby, kit = made
+        public = (await self.bot.guild_settings(guild)).locale
+        meta = {
+            "locale": public,
+            f"locale:{host}": locale,
+            f"name:{host}": interaction.user.display_name,
+            "challenged": str(opponent.id),
+            f"name:{opponent.id}": opponent.display_name,
+            "kit": kit,
+        }
+        games = self.bot.store.games
+        lobby_id = await games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
+        text = t(
+            f"{self.kind}.challenge.text",
+            public,
+            host=mention(host),
+            opponent=mention(str(opponent.id)),
+            minutes=challenge.minutes,
+            options=self.render.options_text(dict(values), public),
+        )
+        sent = await interaction.response.send_message(
+            text,
+            view=accept_decline(self.lobby_buttons, lobby_id, public),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=opponent.id)]),
+        )
+        due = self.bot.clock.now() + timedelta(minutes=challenge.minutes)
+        payload = {"lobby_id": lobby_id, "message_id": sent.message_id}
+        await self.bot.timers.schedule(
+            self.lobby_timer(), due, payload, key=self.lobby_key(lobby_id)
+        )
+
+    async def on_lobby_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        """Accept / Decline of a challenge; every other lobby button as a lobby does it."""
+        if self.spec.challenge is None or press.action not in ("accept", "decline"):
+            await super().on_lobby_press(interaction, press)
+            return
+        await self.on_challenge_press(interaction, press)
+
+    async def on_challenge_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        """Only the challenged colleague answers: Decline cancels the lobby, Accept seats
+        them and starts the game (as its host)."""
+        locale = locale_for_user(interaction)
+        user = str(interaction.user.id)
+        lobby = await self.bot.store.games.require(press.game_id)
+        if not lobby.is_active or not isinstance(lobby.game, Lobby):
+            await self.say(interaction, t(f"{self.kind}.challenge.closed", locale))
+            return
+        if user != lobby.meta.get("challenged"):
+            challenged = mention(str(lobby.meta.get("challenged")))
+            await self.say(
+                interaction, t(f"{self.kind}.challenge.not_you", locale, player=challenged)
+            )
+            return
+        public = self.public_locale(lobby)
+        host = lobby.game.host
+        if press.action == "decline":
+            await self.bot.store.games.act(
+                lobby.id, host, {"type": "cancel"}, in_tx=self._lobby_closed
+            )
+            await update_message(
+                interaction,
+                t(
+                    f"{self.kind}.challenge.declined",
+                    public,
+                    host=mention(host),
+                    opponent=mention(user),
+                ),
+                view=GameView(),
+            )
+            return
+        await self.bot.store.games.act(
+            lobby.id, user, {"type": "join"}, meta_update={f"locale:{user}": locale}
+        )
+        joined = await self.bot.store.games.require(lobby.id)
+        await self._start(interaction, joined, public, locale, as_player=host)

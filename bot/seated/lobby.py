@@ -1,0 +1,292 @@
+"""The lobby: ``/<game> new`` opens a table others join; the host seats computer players and
+starts it (or it expires). A start while the bot's REST budget is taken by running games
+waits its turn and starts by itself (:meth:`LobbyRoom._wait_for_room`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any, Final
+
+import discord
+
+from bot.budget import Dropped, Priority, priority
+from bot.engine import SYSTEM, Game, IllegalAction, new_game
+from bot.engine.lobby import LEVELS
+from bot.i18n import Lang, has_key, locale_for_user, t
+from bot.present import mention
+from bot.seated.spec import LOBBY_KIND, TURN_SECONDS, TURN_SECONDS_RANGE
+from bot.seated.start import StartRoom
+from bot.storage import StoredGame
+from bot.ui import GameButton, GameSelect, GameView, Press, auto_defer, respond, update_message
+
+__all__ = ["WAITING_POLL", "LobbyRoom"]
+
+log = logging.getLogger("gamenight.seated")
+
+WAITING_POLL: Final = 1.0
+"""Seconds between two looks at the REST budget for lobbies waiting to start."""
+
+
+class LobbyRoom(StartRoom):
+    """``/<game> new`` and the lobby's buttons."""
+
+    async def open_lobby(
+        self, interaction: discord.Interaction[Any], values: Mapping[str, Any]
+    ) -> None:
+        """``/<game> new``: a lobby message others join."""
+        guild, channel_id = interaction.guild, interaction.channel_id
+        locale = locale_for_user(interaction)
+        if guild is None or channel_id is None:
+            await self.say(interaction, t("errors.guild_only", locale))
+            return
+        host = str(interaction.user.id)
+        made = await self._new_lobby(interaction, host, values, locale)
+        if made is None:
+            return
+        lobby, kit = made
+        async with auto_defer(interaction, thinking=True):
+            public = (await self.bot.guild_settings(guild)).locale
+            meta = {
+                "locale": public,
+                f"locale:{host}": locale,
+                f"name:{host}": interaction.user.display_name,
+                "kit": kit,
+            }
+            games = self.bot.store.games
+            lobby_id = await games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
+            stored = await games.require(lobby_id)
+            message = await respond(
+                interaction,
+                embed=self.lobby_embed(stored, public),
+                view=self.lobby_view(stored, public),
+            )
+        self._spawn(self._open_dm(host))
+        if message is None:
+            message = await interaction.original_response()
+        due = self.bot.clock.now() + timedelta(minutes=self.spec.lobby_minutes)
+        payload = {"lobby_id": lobby_id, "message_id": message.id}
+        await self.bot.timers.schedule(
+            self.lobby_timer(), due, payload, key=self.lobby_key(lobby_id)
+        )
+
+    async def _new_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        host: str,
+        values: Mapping[str, Any],
+        locale: Lang,
+    ) -> tuple[Game, dict[str, Any]] | None:
+        """The lobby game of ``/<game> new`` (or a challenge) with its options checked, and
+        the kit's own options; ``None`` once the player was told what is wrong."""
+        engine = {
+            o.name: values[o.name] for o in self.spec.options if o.engine and o.name in values
+        }
+        kit = {
+            o.name: values[o.name] for o in self.spec.options if not o.engine and o.name in values
+        }
+        problem = self.check_turn(values, locale) or self.check_options(values, locale)
+        if problem is not None:
+            await self.say(interaction, problem)
+            return None
+        try:
+            lobby = new_game(LOBBY_KIND, [host], 0, {"game": self.kind, **engine})
+        except ValueError as err:
+            await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
+            return None
+        return lobby, kit
+
+    def check_turn(self, values: Mapping[str, Any], locale: Lang) -> str | None:
+        """The kit's check of the turn timer (:func:`bot.seated.spec.turn_option`): 0 (off)
+        or :data:`~bot.seated.spec.TURN_SECONDS_RANGE` seconds."""
+        option = self.spec.option(TURN_SECONDS)
+        if option is None:
+            return None
+        low, high = TURN_SECONDS_RANGE
+        seconds = int(values.get(TURN_SECONDS, option.default))
+        if not seconds or low <= seconds <= high:
+            return None
+        key = f"{self.kind}.bad_turn_seconds"
+        if has_key(key, locale):
+            return t(key, locale, min=low, max=high, value=seconds)
+        reason = f"{TURN_SECONDS} (0 for no timer) must be between {low} and {high}"
+        return t("seated.bad_option", locale, reason=reason)
+
+    def check_options(self, values: Mapping[str, Any], locale: Lang) -> str | None:
+        """A game's own check of ``/<game> new`` options, in the player's language (``None``:
+        fine). The engine checks them again; this only words the refusal better."""
+        return None
+
+    def lobby_embed(
+        self, stored: StoredGame, locale: Lang, note: str | None = None
+    ) -> discord.Embed:
+        view = self.public(stored)
+        name = self.render.name(locale)
+        embed = discord.Embed(
+            title=t("lobby.title", locale, game=name),
+            description=t(
+                "lobby.description",
+                locale,
+                host=mention(view["host"], locale),
+                min=view["min_players"],
+                max=view["max_players"],
+            ),
+            colour=self.render.colour,
+        )
+        levels = view["computers"]
+        lines = [
+            mention(p, locale)
+            + (" · " + t("lobby.level." + levels[p], locale) if p in levels else "")
+            for p in view["players"]
+        ]
+        embed.add_field(
+            name=t("lobby.players", locale, count=len(view["players"]), max=view["max_players"]),
+            value="\n".join(lines),
+        )
+        options = {**view["options"], **(stored.meta.get("kit") or {})}
+        embed.add_field(
+            name=t("lobby.options", locale), value=self.render.options_text(options, locale)
+        )
+        if note:
+            embed.add_field(name="\u200b", value=note, inline=False)
+        return embed
+
+    def lobby_view(self, stored: StoredGame, locale: Lang) -> GameView:
+        kind, lobby_id = self.lobby_buttons, stored.id
+        styles = {
+            "join": discord.ButtonStyle.success,
+            "leave": discord.ButtonStyle.secondary,
+            "start": discord.ButtonStyle.primary,
+            "cancel": discord.ButtonStyle.danger,
+        }
+        buttons: list[discord.ui.Item[Any]] = [
+            *(
+                GameButton(kind, lobby_id, action, label=t(f"lobby.{action}", locale), style=style)
+                for action, style in styles.items()
+            ),
+            GameSelect(
+                kind,
+                lobby_id,
+                "add_computer",
+                [
+                    discord.SelectOption(label=t(f"lobby.level.{lv}", locale), value=lv, emoji="🤖")
+                    for lv in LEVELS
+                ],
+                placeholder=t("lobby.add_computer", locale),
+                row=1,
+            ),
+        ]
+        if self.public(stored)["computers"]:
+            buttons.append(
+                GameButton(
+                    kind,
+                    lobby_id,
+                    "remove_computer",
+                    label=t("lobby.remove_computer", locale),
+                    row=2,
+                )
+            )
+        return GameView(*buttons)
+
+    async def on_lobby_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        locale = locale_for_user(interaction)
+        user = str(interaction.user.id)
+        stored = await self.bot.store.games.require(press.game_id)
+        if not stored.is_active:
+            await self.say(interaction, t("lobby.closed", locale))
+            return
+        public = self.public_locale(stored)
+        action: dict[str, Any] = {"type": press.action}
+        if press.action == "add_computer":
+            action["level"] = press.values[0] if press.values else "normal"
+        elif press.action == "remove_computer":
+            computers = list(self.public(stored)["computers"])
+            action["player"] = computers[-1] if computers else ""
+        if press.action == "start":
+            if self.bot.budget.congested() and {"type": "start"} in stored.game.legal_actions(user):
+                await self._wait_for_room(interaction, stored, public)
+                return
+            await self._start(interaction, stored, public, locale)
+            return
+        meta = (
+            {f"locale:{user}": locale, f"name:{user}": interaction.user.display_name}
+            if press.action == "join"
+            else None
+        )
+        async with auto_defer(interaction):
+            try:
+                lobby, _ = await self.bot.store.games.act(
+                    stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
+                )
+            except IllegalAction as err:
+                await self.say(interaction, self.lobby_refusal(err, locale))
+                return
+            if press.action == "join":
+                self._spawn(self._open_dm(user))  # the start then sends the hand at once
+            note = t("lobby.cancelled", public) if lobby.status == "voided" else None
+            await update_message(
+                interaction,
+                embed=self.lobby_embed(lobby, public, note),
+                view=self.lobby_view(lobby, public) if lobby.is_active else GameView(),
+            )
+
+    async def _wait_for_room(
+        self, interaction: discord.Interaction[Any], lobby: StoredGame, public: Lang
+    ) -> None:
+        """The bot's REST budget is taken by running games: the lobby says so and starts by
+        itself, in turn, once there is room (its Start click answers it then)."""
+        if all(lobby_id != lobby.id for lobby_id, _ in self.waiting):
+            self.waiting.append((lobby.id, interaction))
+        position = next(i for i, (lid, _) in enumerate(self.waiting, 1) if lid == lobby.id)
+        note = t("lobby.busy", public, position=position)
+        await update_message(
+            interaction,
+            embed=self.lobby_embed(lobby, public, note),
+            view=self.lobby_view(lobby, public),
+        )
+        log.info(
+            "a start waits for room", extra={"game_id": lobby.id, "waiting": len(self.waiting)}
+        )
+        if self._waiter is None or self._waiter.done():
+            self._waiter = self._spawn(self._start_waiting())
+
+    async def _start_waiting(self) -> None:
+        """Start the waiting lobbies one by one, oldest first, while the budget has room."""
+        while self.waiting:
+            await asyncio.sleep(WAITING_POLL)
+            while self.waiting and not self.bot.budget.congested():
+                lobby_id, interaction = self.waiting.pop(0)
+                lobby = await self.bot.store.games.get(lobby_id)
+                if lobby is None or not lobby.is_active:
+                    continue
+                locale = locale_for_user(interaction)
+                try:
+                    await self._start(interaction, lobby, self.public_locale(lobby), locale)
+                except Exception:
+                    log.exception("a waiting start failed", extra={"game_id": lobby_id})
+
+    async def _open_dm(self, user: str) -> None:
+        """Find or open a lobby player's DM channel now, not in the start's rush."""
+        try:
+            with priority(Priority.TABLE):  # ahead of notices: the start's hands need it
+                await self.bot.private.dm_channel(int(user))
+        except (discord.HTTPException, Dropped):
+            log.info("could not open a DM channel yet", extra={"user_id": user})
+
+    async def on_lobby_timer(self, payload: dict[str, Any]) -> None:
+        """Nobody started the lobby in time: close it, strip its buttons, tell the channel."""
+        lobby_id = int(payload["lobby_id"])
+        lobby, _ = await self.bot.store.games.act(lobby_id, SYSTEM, {"type": "expire"})
+        public = self.public_locale(lobby)
+        note = t("lobby.expired", public, minutes=self.spec.lobby_minutes)
+        channel = self.channel(lobby)
+        try:
+            if payload.get("message_id"):
+                await channel.get_partial_message(int(payload["message_id"])).edit(
+                    embed=self.lobby_embed(lobby, public, note), view=GameView()
+                )
+        except discord.HTTPException:
+            log.warning("could not close an expired lobby", extra={"game_id": lobby_id})

@@ -1,0 +1,255 @@
+"""The game's buttons: a click on a private hand or on a public board becomes a move.
+
+A hand's controls carry the stamp of the decision they were made for
+(:mod:`bot.seated.controls`): the move is committed only while the player's decision is
+still that one (``GameStore.act`` with a guard, the turn timer armed in the same
+transaction), answered on the clicker's own message, then published
+(:mod:`bot.seated.publish`). A click on controls of a decision that is gone changes nothing
+and is answered with the hand as it is now. A public board's clicks are applied in the order
+Discord received them (:mod:`bot.seated.order`) and answered by updating the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.engine import Event, IllegalAction
+from bot.i18n import Lang, locale_for_user, t
+from bot.seated.abandon import AbandonRoom
+from bot.seated.base import Copy, is_private, token_until
+from bot.seated.controls import hand_controls, parse, stamp
+from bot.storage import StoredGame
+from bot.ui import GameView, Press, auto_defer, respond, update_message
+
+__all__ = ["MovesRoom"]
+
+
+class MovesRoom(AbandonRoom):
+    """Moves from a hand's controls and from a public board."""
+
+    async def on_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        locale = locale_for_user(interaction)
+        stored = await self.bot.store.games.require(press.game_id)
+        player = str(interaction.user.id)
+        if press.action in ("abandon", "keep"):
+            await self._confirm_abandon(interaction, press, stored, locale)
+            return
+        if player not in self.public(stored)["players"]:
+            await self.say(interaction, t("seated.not_a_player", locale))
+            return
+        if press.action == "hand":
+            await self._show_hand(interaction, stored, player, locale)
+            return
+        if self.spec.public_board:
+            await self.board_move(interaction, press, stored.id, player, locale)
+            return
+        if not is_private(interaction):
+            await self.say(interaction, t("errors.unknown_button", locale))
+            return
+        copy = "dm" if interaction.guild_id is None else "eph"
+        if copy == "eph":
+            self.live(stored.id).copies[player] = Copy(interaction, token_until())
+        try:
+            await self._on_hand_press(interaction, press, stored, player, locale, copy)
+        finally:
+            if copy == "dm":
+                hand = (stored.meta.get("hands") or {}).get(player)
+                self.keep_token(interaction, stored.id, player, hand)
+
+    async def _on_hand_press(
+        self,
+        interaction: discord.Interaction[Any],
+        press: Press,
+        stored: StoredGame,
+        player: str,
+        locale: Lang,
+        copy: str,
+    ) -> None:
+        if not stored.is_active:
+            await self._refresh(interaction, stored, player, locale, copy)
+            return
+        legal = stored.game.legal_actions(player)
+        parsed = parse(press.arg)
+        if (
+            press.action == "page"
+            and parsed is not None
+            and parsed[0] == stamp(legal)
+            and parsed[1]
+        ):
+            view = self.named(stored, stored.game.view(player))
+            controls = hand_controls(
+                self.kind, stored.id, view, self.render, locale, page=parsed[1][0]
+            )
+            await update_message(interaction, view=controls or GameView())
+            return
+        action = self._action(press, parsed, legal)
+        if action is None or parsed is None:
+            await self._refresh(
+                interaction, stored, player, locale, copy, note=t("seated.stale", locale)
+            )
+            return
+        await self.move(interaction, stored, player, action, parsed[0], locale, copy)
+
+    def _action(
+        self, press: Press, parsed: tuple[str, list[int]] | None, legal: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """The action a click means, or ``None`` for controls of a decision that is gone."""
+        if parsed is None or parsed[0] != stamp(legal):
+            return None
+        if press.action == "pick":
+            return (
+                {"type": next(iter(legal))["type"], "cards": list(press.values)} if legal else None
+            )
+        if press.action != "do":
+            return None
+        index = int(press.values[0]) if press.values else (parsed[1][0] if parsed[1] else -1)
+        return dict(legal[index]) if 0 <= index < len(legal) else None
+
+    async def _refresh(
+        self,
+        interaction: discord.Interaction[Any],
+        stored: StoredGame,
+        player: str,
+        locale: Lang,
+        copy: str,
+        note: str | None = None,
+    ) -> None:
+        """Answer a click that changes nothing with the hand as it is now (quietly)."""
+        embed, controls = await self.hand_message(stored, player, note=note, locale=locale)
+        await update_message(interaction, content=None, embed=embed, view=controls or GameView())
+        self.hands.shown((stored.id, player, copy), stored.version)
+
+    async def _show_hand(
+        self, interaction: discord.Interaction[Any], stored: StoredGame, player: str, locale: Lang
+    ) -> None:
+        embed, controls = await self.hand_message(stored, player, locale=locale)
+        await respond(interaction, embed=embed, view=controls or GameView(), ephemeral=True)
+        self.live(stored.id).copies[player] = Copy(interaction, token_until())
+        self.hands.shown((stored.id, player, "eph"), stored.version)
+
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        stored: StoredGame,
+        player: str,
+        action: Mapping[str, Any],
+        mark: str,
+        locale: Lang,
+        copy: str,
+    ) -> None:
+        """A player's move: committed, answered on their own message, then published."""
+
+        def same_decision(now: StoredGame) -> None:
+            if stamp(now.game.legal_actions(player)) != mark:
+                raise IllegalAction("this control is from an earlier turn", "seated.stale")
+
+        before = stored.game.to_act()
+        async with auto_defer(interaction):
+            try:
+                after, events = await self.bot.store.games.act(
+                    stored.id,
+                    player,
+                    action,
+                    guard=same_decision,
+                    in_tx=lambda new, evs: self._arm(new, before, player),
+                )
+            except IllegalAction as err:
+                if err.key == "seated.stale":
+                    fresh = await self.bot.store.games.require(stored.id)
+                    await self._refresh(
+                        interaction, fresh, player, locale, copy, note=t("seated.stale", locale)
+                    )
+                else:
+                    await self.say(interaction, self.refusal(err, locale))
+                return
+            self.note_move(after, events)
+            answered = False
+            try:
+                embed, controls = await self.hand_message(after, player, locale=locale)
+                await update_message(
+                    interaction, content=None, embed=embed, view=controls or GameView()
+                )
+                answered = True
+                self.hands.shown((after.id, player, copy), after.version)
+            finally:
+                # The move is made: the others see it even when its answer failed (Discord
+                # down), and the player's own message follows once Discord is back.
+                self._publish(after, events, before=before, actor=player)
+                other = "eph" if copy == "dm" else "dm"
+                if other == "dm" or player in self.live(after.id).copies:
+                    self._edit_other_copy(after, player, other)
+                if not answered:
+                    self._edit_other_copy(after, player, copy)
+
+    async def board_move(
+        self,
+        interaction: discord.Interaction[Any],
+        press: Press,
+        game_id: int,
+        player: str,
+        locale: Lang,
+    ) -> None:
+        """A click on a public board: applied in arrival order, answered by updating the board
+        itself. A click on someone else's controls, or one that lost a race, gets the board as
+        it is now (a quiet refresh), never an error."""
+
+        async def apply() -> tuple[StoredGame, list[Event], Sequence[str]] | None:
+            stored = await self.bot.store.games.require(game_id)
+            if not stored.is_active:
+                return None
+            action = self.board_action(press.arg, stored, player)
+            if action is None:
+                return None
+            before = stored.game.to_act()
+            try:
+                after, events = await self.bot.store.games.act(
+                    game_id,
+                    player,
+                    action,
+                    in_tx=lambda new, evs: self._arm(new, before, player),
+                )
+            except IllegalAction:
+                return None
+            return after, events, before
+
+        moved = await self.order.run(game_id, interaction.id, apply)
+        stored = moved[0] if moved else await self.bot.store.games.require(game_id)
+        if moved:
+            self.note_move(moved[0], moved[1])
+        answered = False
+        try:
+            await update_message(
+                interaction, embed=self.table_embed(stored), view=self.table_view(stored)
+            )
+            answered = True
+            self.tables.shown((game_id, "table"), stored.version)
+            self.keep_token(interaction, game_id, None, stored.meta.get("table_id"))
+        finally:
+            latest = await self.bot.store.games.require(game_id)
+            if latest.version > stored.version or not answered:  # a later move went first
+                self._edit_table(latest)
+            if moved:
+                after, events, before = moved
+                self._publish(after, events, before=before, actor=player, table=False)
+
+    def board_action(
+        self, arg: str | None, stored: StoredGame, player: str
+    ) -> dict[str, Any] | None:
+        """The move a public-board control means for ``player`` (``None``: not theirs, or a
+        decision that is gone). The default reads :func:`bot.seated.controls.board_button`'s
+        ``<stamp>.<seat>.<index>``; a real-time game may encode the move itself, so that a
+        click stays good while the opponent's moves leave it possible."""
+        parsed = parse(arg)
+        if parsed is None or len(parsed[1]) < 2:
+            return None
+        players = self.public(stored)["players"]
+        seat, index = parsed[1][0], parsed[1][1]
+        if not 0 <= seat < len(players) or players[seat] != player:
+            return None
+        legal = stored.game.legal_actions(player)
+        if parsed[0] != stamp(legal) or not 0 <= index < len(legal):
+            return None
+        return dict(legal[index])

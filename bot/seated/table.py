@@ -1,0 +1,275 @@
+"""The table and the hands: what they show, and every edit of their messages.
+
+The table is the lobby message, edited in place (coalesced: :attr:`TABLE_EDIT_INTERVAL`).
+Each player's hand is a DM edited in place, plus the ephemeral "Show my hand" copy while
+Discord takes its token. An edit goes with the token of the latest click answered on that
+message while Discord still takes it (free of the global limit), else with the bot's token;
+a message Discord refuses to edit (a DM closed, a channel lost) is told once, never retried
+in a loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from datetime import datetime
+from functools import partial
+from typing import Any, Final
+
+import discord
+
+from bot.budget import Dropped, Priority, priority
+from bot.engine import IllegalAction
+from bot.engine.lobby import is_computer
+from bot.i18n import Lang, t
+from bot.private import DMS_CLOSED, PrivateRender
+from bot.seated.base import Copy, SeatedBase, token_until
+from bot.seated.controls import hand_controls
+from bot.seated.render import HandContext, TableContext
+from bot.storage import StoredGame
+from bot.ui import GameButton, GameView, edit_by_id
+
+__all__ = ["TABLE_REFUSED_PAUSE", "TableRoom"]
+
+log = logging.getLogger("gamenight.seated")
+
+TABLE_REFUSED_PAUSE: Final = 300.0
+
+
+class TableRoom(SeatedBase):
+    """The table message and every copy of every hand."""
+
+    def table_embed(
+        self, stored: StoredGame, *, deadline: datetime | None = None, note: str | None = None
+    ) -> discord.Embed:
+        return self.render.table(
+            TableContext(
+                game_id=stored.id,
+                view=self.named(stored, self.public(stored)),
+                locale=self.public_locale(stored),
+                deadline=deadline,
+                last=self.live(stored.id).last.get(self.public_locale(stored), []),
+                status=stored.status,
+                note=note,
+            )
+        )
+
+    def table_view(self, stored: StoredGame) -> GameView:
+        if not stored.is_active:
+            return GameView()
+        if self.spec.public_board:
+            locale = self.public_locale(stored)
+            views = {
+                p: self.named(stored, stored.game.view(p)) for p in self.public(stored)["players"]
+            }
+            return self.render.board_controls(self.kind, stored.id, views, locale)
+        label = t("private.show_hand", self.public_locale(stored))
+        return GameView(
+            GameButton(
+                self.kind,
+                stored.id,
+                "hand",
+                label=label,
+                emoji="🎴",
+                style=discord.ButtonStyle.primary,
+            )
+        )
+
+    async def hand_message(
+        self,
+        stored: StoredGame,
+        player: str,
+        *,
+        note: str | None = None,
+        locale: Lang | None = None,
+    ) -> tuple[discord.Embed, GameView | None]:
+        locale = locale or self.player_locale(stored, player)
+        view = self.named(stored, stored.game.view(player))
+        deadline = await self.deadline(stored)
+        embed = self.render.hand(
+            HandContext(
+                game_id=stored.id,
+                view=view,
+                locale=locale,
+                deadline=deadline if player in stored.game.to_act() else None,
+                last=self.live(stored.id).last.get(locale, []),
+                status=stored.status,
+                note=note,
+            )
+        )
+        controls = (
+            hand_controls(self.kind, stored.id, view, self.render, locale)
+            if stored.is_active
+            else None
+        )
+        return embed, controls
+
+    async def render_hand(self, stored: StoredGame, user_id: int, locale: Lang) -> PrivateRender:
+        """ "Show my hand" on an older table message (kept for old buttons)."""
+        if stored.kind != self.kind or str(user_id) not in self.public(stored)["players"]:
+            raise IllegalAction("you are not playing in this game", "seated.not_a_player")
+        embed, controls = await self.hand_message(stored, str(user_id), locale=locale)
+        return None, embed, controls
+
+    # -- editing ----------------------------------------------------------------------------
+
+    def _edit_table(self, stored: StoredGame, note: str | None = None) -> None:
+        table_id = stored.meta.get("table_id")
+        live = self.live(stored.id)
+        if not table_id or live.table_refused_until > time.monotonic():
+            return
+        by_bot = partial(edit_by_id, self.bot, stored.channel_id, int(table_id))
+        edit, level = self._edit_path(live.table_token, by_bot, Priority.TABLE)
+
+        async def send() -> None:
+            deadline = await self.deadline(stored)
+            await edit(
+                embed=self.table_embed(stored, deadline=deadline, note=note),
+                view=self.table_view(stored),
+            )
+
+        self.tables.submit((stored.id, "table"), stored.version, send, level)
+
+    def _edit_path(
+        self, token: Copy | None, by_bot: Any, level: Priority
+    ) -> tuple[Any, Priority | None]:
+        """How to edit a message: with the token of the latest click answered on it while
+        Discord still takes it (not counted by the global limit), else with the bot's token
+        at ``level``. A token Discord refuses falls back to the bot's token at once."""
+        if token is None or token.expires <= time.monotonic():
+            return by_bot, level
+
+        async def edit(**kwargs: Any) -> None:
+            try:
+                await token.interaction.edit_original_response(**kwargs)
+            except discord.HTTPException as err:
+                if err.status not in (401, 404):
+                    raise
+                token.expires = 0.0
+                with priority(level):
+                    await by_bot(**kwargs)
+
+        return edit, None
+
+    def keep_token(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        player: str | None,
+        message: Any = None,
+    ) -> None:
+        """Remember a click's token when its answer edited the message it was on, and that
+        message is the game's: the DM hand of ``player`` (``message``: its recorded
+        ``[channel, message]`` ids), or the table (``player=None``, ``message`` its id)."""
+        kind = interaction.response.type
+        if kind not in (
+            discord.InteractionResponseType.message_update,
+            discord.InteractionResponseType.deferred_message_update,
+        ):
+            return
+        expected = message[1] if isinstance(message, list | tuple) else message
+        clicked = interaction.message
+        if expected is None or clicked is None or clicked.id != int(expected):
+            return  # an older copy: its token must not edit in place of the game's message
+        # Discord takes the token for 15 minutes from the click, not from the answer.
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        token = Copy(interaction, token_until(age))
+        live = self.live(game_id)
+        if player is None:
+            live.table_token = token
+        else:
+            live.dm_tokens[player] = token
+
+    def _edit_hand(self, stored: StoredGame, player: str, note: str | None = None) -> None:
+        """Every live copy of one player's hand shows ``stored`` (newest state wins)."""
+        copies: list[tuple[str, Any, Priority | None]] = []
+        live = self.live(stored.id)
+        level = Priority.UNBLOCK if player in stored.game.to_act() else Priority.TABLE
+        dm = (stored.meta.get("hands") or {}).get(player)
+        if dm:
+            by_bot = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
+            copies.append(("dm", *self._edit_path(live.dm_tokens.get(player), by_bot, level)))
+        copy = live.copies.get(player)
+        if copy is not None and copy.expires > time.monotonic():
+            copies.append(("eph", copy.interaction.edit_original_response, None))
+        for name, edit, paced in copies:
+
+            async def send(edit: Any = edit) -> None:
+                embed, controls = await self.hand_message(stored, player, note=note)
+                await edit(content=None, embed=embed, view=controls or GameView())
+
+            self.hands.submit((stored.id, player, name), stored.version, send, paced)
+
+    def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
+        """The player's other copy of the hand (DM or "Show my hand") follows."""
+        dm = (stored.meta.get("hands") or {}).get(player)
+        live = self.live(stored.id)
+        live_copy = live.copies.get(player)
+        level: Priority | None
+        if copy == "dm" and dm:
+            by_bot = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
+            edit, level = self._edit_path(live.dm_tokens.get(player), by_bot, Priority.TABLE)
+        elif copy == "eph" and live_copy is not None and live_copy.expires > time.monotonic():
+            edit, level = live_copy.interaction.edit_original_response, None
+        else:
+            return
+
+        async def send() -> None:
+            embed, controls = await self.hand_message(stored, player)
+            await edit(content=None, embed=embed, view=controls or GameView())
+
+        self.hands.submit((stored.id, player, copy), stored.version, send, level)
+
+    # -- refused edits ----------------------------------------------------------------------
+
+    def _refused(self, key: Any, err: discord.HTTPException) -> None:
+        """Discord refused an edit (403): a DM closed in the middle of a game, or the table's
+        channel no longer open to the bot. Told once, never retried in a loop."""
+        if not isinstance(key, tuple) or not key:
+            return
+        game_id = int(key[0])
+        if len(key) == 3 and key[2] == "dm" and err.code == DMS_CLOSED:
+            self._spawn(self._dms_closed(game_id, str(key[1])))
+        elif key[-1] == "table":
+            live = self.live(game_id)
+            live.table_refused_until = time.monotonic() + TABLE_REFUSED_PAUSE
+            log.warning(
+                "Discord refused to edit a table",
+                extra={"game_id": game_id, "status": err.status, "code": err.code},
+            )
+            if not live.host_told:
+                live.host_told = True
+                self._spawn(self._tell_host(game_id))
+
+    async def _dms_closed(self, game_id: int, player: str) -> None:
+        """A player closed their DMs during the game: their hand is shown on the table's
+        "Show my hand" from now on, and their turn notices mention them in the channel."""
+        log.info("DMs closed during a game", extra={"game_id": game_id, "user_id": player})
+        stored = await self.bot.store.games.get(game_id)
+        if stored is None:
+            return
+        if player in (stored.meta.get("hands") or {}):
+            await self.bot.store.games.merge_meta(game_id, "hands", {player: None})
+        self.live(game_id).dm_tokens.pop(player, None)
+        self.bot.private.dms_closed(int(player))
+
+    async def _tell_host(self, game_id: int) -> None:
+        stored = await self.bot.store.games.get(game_id)
+        if stored is None:
+            return
+        host = str(stored.meta.get("host") or "")
+        if not host or is_computer(host):
+            return
+        locale = self.player_locale(stored, host)
+        text = t(
+            "seated.table_refused",
+            locale,
+            game=self.render.name(locale),
+            game_id=game_id,
+            channel=f"<#{stored.channel_id}>",
+        )
+        with contextlib.suppress(Dropped), priority(Priority.NOTICE):
+            await self.bot.private.send(
+                int(host), f"{self.kind}:{game_id}:refused", text, locale=locale
+            )
