@@ -3,7 +3,7 @@
 A match ``X vs B``: every deal (4 players unless ``--players``) is played once with ``B``
 in every seat, then once per seat with ``X`` in that seat and ``B`` in the others: the same
 seed, so the same deal and stock, the seats rotated. The loser is the last player holding
-cards (RULES.md section 3). For each deal the paired difference is the mean over the seats
+cards (docs/rules/speahx.md). For each deal the paired difference is the mean over the seats
 of (``B`` lost in that seat) - (``X`` lost there): positive when ``X`` loses less often than
 ``B`` would in the same seat (``B`` loses 1/n of the seatings, one per deal). Prints, per
 match, how often ``X`` lost against the 1/n of an equal with a 95% confidence interval, the

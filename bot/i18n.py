@@ -2,7 +2,8 @@
 
 Catalogs are flat JSON objects ``{"key": "text with {placeholders}"}``, one per language:
 ``en.json`` and ``fr.json``, plus any ``<topic>.en.json`` / ``<topic>.fr.json`` pair a cog adds
-(e.g. ``spaye.en.json`` with keys prefixed ``spaye.``). Every language has the same keys and
+(e.g. ``spaye.en.json`` with keys prefixed ``spaye.``). A game's own pair also holds its
+``/help`` texts, ``help.<game>.*`` (``cogs/help.py``). Every language has the same keys and
 the same placeholders (a test checks it); a key missing in French falls back to English, a
 key missing everywhere shows as itself.
 

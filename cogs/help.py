@@ -1,9 +1,10 @@
 """``/help [game]``: the games and their rules as this bot plays them, rulings [R] included.
 
-The texts live in the catalogs in English and French: ``help.<game>.title|summary|rules|
-rulings`` (the rulings marked [R] in the rules) and, for a game whose implementation settles
-more, ``help.<game>.bot_rulings``. A game without an engine is shown as not playable yet;
-one with an engine is playable here when its cog (``cogs.<game>``) is loaded.
+The games are found, not listed: every kind registered in ``GAMES`` whose catalogs explain it.
+Each game's texts live in its own catalogs (``bot/locales/<game>.en.json`` and ``.fr.json``):
+``help.<game>.title|summary|rules|rulings`` (the rulings marked [R] in the rules) and, for a
+game whose implementation settles more, ``help.<game>.bot_rulings``. A game is playable here
+when its cog (``cogs.<game>``) is loaded.
 
 Discord caps a message at 10 embeds and 6,000 characters, an embed's description at 4,096:
 a game's embeds are packed into pages that fit, browsed with persistent buttons
@@ -27,7 +28,15 @@ from bot.ui import GameButton, GameView, Press, game_view, respond, update_messa
 if TYPE_CHECKING:
     from bot.client import GamenightBot
 
-HELP_GAMES = ("spaye", "papayoo", "speahx", "spit")
+
+def help_games() -> tuple[str, ...]:
+    """Every registered game with a ``help.<game>.title`` in the catalogs, in the order shown:
+    the guild's day games (one seat, like Späye) first, then the table games, by kind."""
+    explained = [kind for kind in GAMES if has_key(f"help.{kind}.title")]
+    return tuple(sorted(explained, key=lambda kind: (GAMES[kind].max_players > 1, kind)))
+
+
+HELP_GAMES: Final = help_games()
 """Every game the bot explains, in the order shown."""
 
 PAGE_KIND: Final = "help"
@@ -183,10 +192,8 @@ class HelpCog(commands.Cog, name="Help"):
     @app_commands.describe(game=_("The game to explain; leave empty for the list"))
     @app_commands.choices(
         game=[
-            app_commands.Choice(name="Späye", value="spaye"),
-            app_commands.Choice(name="Papayoo", value="papayoo"),
-            app_commands.Choice(name="Speahx", value="speahx"),
-            app_commands.Choice(name="Spit", value="spit"),
+            app_commands.Choice(name=t(f"help.{game}.title", "en"), value=game)
+            for game in HELP_GAMES
         ]
     )
     async def help(

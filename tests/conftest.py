@@ -1,12 +1,31 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the ``slow`` tests left out of a normal run."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.fakediscord import FakeDiscord
+
+os.environ.setdefault("CARD_EMOJIS", "false")
+"""Bots in tests start without uploading the card art (83 emoji calls at every start would
+upset the tests that count calls); tests/fakediscord/test_application_emojis.py turns it on."""
+
+SLOW = os.environ.get("GAMENIGHT_SLOW", "0") not in ("", "0")
+"""``GAMENIGHT_SLOW=1`` runs the ``slow`` tests too: the extra seeds of the random playouts,
+which cover no engine branch the others miss (checked with coverage when they were marked)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the ``slow`` tests unless ``GAMENIGHT_SLOW=1`` or ``-m`` names them."""
+    if SLOW or "slow" in (config.getoption("markexpr", "") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with GAMENIGHT_SLOW=1 or -m slow")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)
 
 
 @pytest.fixture

@@ -252,7 +252,7 @@ def read_view(view: View, *, counts: bool = True) -> Knowledge:
 
 
 def playable(card: str, pile: Sequence[str], follow: str) -> bool:
-    """Whether ``card`` could be played alone on ``pile`` (RULES.md section 3)."""
+    """Whether ``card`` could be played alone on ``pile`` (docs/rules/speahx.md)."""
     if not pile or RANK[card] in SPECIAL:
         return True
     top = pile[-1]

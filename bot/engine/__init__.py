@@ -1,4 +1,4 @@
-"""The pure game engine: one protocol (ENGINE.md) for every game.
+"""The pure game engine: one protocol (docs/engine.md) for every game.
 
 No import of discord, asyncio, the database or the clock here or below.
 """

@@ -1,4 +1,4 @@
-"""Card codes shared by every game (RULES.md, "Card codes").
+"""Card codes shared by every game (see docs/engine.md, "Card codes").
 
 Rank then suit: ``AS``, ``10H``, ``QC``. Papayoo's suited cards are ``1S``..``10C``
 and its Payoo cards ``P1``..``P20``. A joker is ``JK``, a nikäye ``NK``.

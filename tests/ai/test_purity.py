@@ -41,3 +41,18 @@ def test_spit_ai_registered() -> None:
     from bot.ai import AIS
 
     assert "spit" in AIS
+
+
+def test_every_ai_module_is_found() -> None:
+    """No list of AIs: the package imports each of its modules, and each AI registers the
+    kind it plays, a registered game."""
+    import pkgutil
+    import sys
+
+    import bot.ai
+    from bot.ai import AIS
+    from bot.engine import GAMES
+
+    modules = {m.name for m in pkgutil.iter_modules(bot.ai.__path__)}
+    assert {f"bot.ai.{name}" for name in modules} <= set(sys.modules)
+    assert {"papayoo", "speahx", "spit"} <= set(AIS) <= set(GAMES)

@@ -9,14 +9,14 @@ import pytest
 from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.engine import GAMES
-from bot.i18n import CATALOGS, LOCALES, Lang, t
+from bot.i18n import CATALOGS, LOCALES, Lang, has_key, t
 from bot.settings import Settings
-from cogs.help import HELP_GAMES, game_embeds, game_pages, overview_embed
+from cogs.help import HELP_GAMES, HelpCog, game_embeds, game_pages, overview_embed
 from tests.fakediscord import FakeDiscord
 
 RULING_KEYS = ("rulings", "bot_rulings")
 RULINGS = {"spaye": 12 + 12, "papayoo": 3, "speahx": 3 + 11, "spit": 2 + 11}
-"""[R] markers per game: RULES.md's rulings, plus those the implementation adds."""
+"""[R] markers per game: the rulings of docs/rules/<game>.md, plus the implementation's."""
 NOT_PLAYABLE_YET = tuple(game for game in HELP_GAMES if game not in GAMES)
 """Games without an engine yet."""
 
@@ -76,6 +76,18 @@ SPEAHX_ADDED = {
            "exactement quatre valets", "quatre 2 brûlent", "ne change rien",
            "ne donne rien", "minuteur de tour"],
 }  # fmt: skip
+
+
+def test_the_games_explained_are_found_from_the_games() -> None:
+    """Every registered kind with help texts, no list kept: the day game first, then the
+    table games by kind; the slash command offers the same, named by their titles."""
+    assert sorted(HELP_GAMES) == sorted(kind for kind in GAMES if has_key(f"help.{kind}.title"))
+    assert {"spaye", "papayoo", "speahx", "spit"} <= set(HELP_GAMES) and "lobby" not in HELP_GAMES
+    assert HELP_GAMES[0] == "spaye" and list(HELP_GAMES[1:]) == sorted(HELP_GAMES[1:])
+    (game,) = HelpCog.help.parameters
+    assert [(c.value, c.name) for c in game.choices] == [
+        (kind, t(f"help.{kind}.title", "en")) for kind in HELP_GAMES
+    ]
 
 
 def page_text(game: str, lang: Lang) -> str:

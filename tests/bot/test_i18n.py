@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.i18n import (
     CATALOGS,
+    LOCALES,
     LOCALES_DIR,
     GamenightTranslator,
     has_key,
@@ -26,17 +27,40 @@ from bot.storage import GuildSettings
 from tests.bot.fakes import FakeInteraction
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
+PAIRS = (("en", "fr"), ("fr", "en"))
 
 
 def test_every_language_has_the_same_keys() -> None:
-    assert set(CATALOGS["en"]) == set(CATALOGS["fr"])
+    only = {lang: sorted(set(CATALOGS[lang]) - set(CATALOGS[other])) for lang, other in PAIRS}
+    assert only == {"en": [], "fr": []}, f"keys in one language only: {only}"
 
 
-@pytest.mark.parametrize("key", sorted(CATALOGS["en"]))
-def test_same_placeholders_and_nothing_empty(key: str) -> None:
-    en, fr = CATALOGS["en"][key], CATALOGS["fr"][key]
-    assert en.strip() and fr.strip()
-    assert placeholders(en) == placeholders(fr), key
+def test_nothing_empty() -> None:
+    empty = [f"{key} ({lang})" for lang in LOCALES for key, text in CATALOGS[lang].items()
+             if not text.strip()]  # fmt: skip
+    assert not empty, f"{len(empty)} empty texts: {', '.join(empty)}"
+
+
+def test_same_placeholders() -> None:
+    differ = [
+        f"{key}: en {sorted(placeholders(en))} fr {sorted(placeholders(fr))}"
+        for key, en in sorted(CATALOGS["en"].items())
+        if (fr := CATALOGS["fr"].get(key)) is not None and placeholders(en) != placeholders(fr)
+    ]
+    assert not differ, "placeholders differ:\n" + "\n".join(differ)
+
+
+def test_a_game_keeps_its_help_in_its_own_catalog() -> None:
+    """``help.<game>.*`` lives in ``<game>.<lang>.json``; the core catalogs keep the shared
+    ``help.*`` texts only."""
+    misplaced = []
+    for path in sorted(LOCALES_DIR.glob("*.json")):
+        topic, _, _ = path.name.removesuffix(".json").rpartition(".")
+        for key in json.loads(path.read_text(encoding="utf-8")):
+            parts = key.split(".")
+            if parts[0] == "help" and len(parts) == 3 and parts[1] != topic:
+                misplaced.append(f"{key} in {path.name}")
+    assert not misplaced, f"help keys outside their game's catalog: {', '.join(misplaced)}"
 
 
 def test_each_catalog_file_pair_matches() -> None:

@@ -102,6 +102,8 @@ async def test_sigterm_stops_the_bot_cleanly(fake_discord: FakeDiscord, db_path:
     fake_discord.add_guild("Office")
     settings = Settings(database_path=db_path, discord_token=SecretStr("fake-token"))
     bot = GamenightBot(settings, cogs=["cogs.help"])
+    # As fake.run_client does: not discord.py's 2 s wait for more GUILD_CREATEs.
+    bot._connection.guild_ready_timeout = 0.05
     task = asyncio.create_task(run(settings, "fake-token", bot))
     await fake_discord.wait_for(bot.is_ready, timeout=10)
     assert bot.timers.running and bot.db.is_open

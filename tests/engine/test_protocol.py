@@ -1,7 +1,8 @@
 """One generic random playout over every registered game kind, through the whole protocol.
 
-For each kind in ``GAMES`` (read at collection time) and each row of its setup table, a
-seeded random playout checks:
+For each kind in ``GAMES`` (read at collection time) and each table its class declares in
+``examples`` (``(number of players, options)``; none declared: its fewest and its most
+players with the default options), a seeded random playout checks:
 
 - ``to_act()`` is non-empty until ``is_over()``, and everyone it lists has a legal action;
 - every legal action applies (all of them, on copies, at sampled steps);
@@ -12,90 +13,83 @@ seeded random playout checks:
   on identically;
 - the same seed and the same actions give the same ``dumps()`` and events.
 
-Per-kind hooks (``KindSpec``), for games whose protocol has documented open ends:
+The documented open ends of the protocol are read from the game itself, not listed here:
 
 - ``None`` in a legal action is a blank the bot fills in (Späye: the challenged
   colleague). The test fills every blank with a random id from the roster plus
-  ``guests``, never the actor. A filled-in action may be refused (say, a colleague busy
+  ``GUESTS``, never the actor. A filled-in action may be refused (say, a colleague busy
   elsewhere); that refusal must still change nothing.
-- ``open_actors``: ``to_act()`` may be empty while the game runs because some action is
-  open to anyone and not listed (Späye: challenging). The test then lets a random roster
-  member or guest act.
-- ``system_rate``: how often the ``SYSTEM`` actor (timers, closing time) takes a turn.
+- A game that offers an action to someone outside it when it starts (Späye: challenging; a
+  lobby: joining) is *open*: its ``to_act()`` may be empty while it runs. The test then lets
+  a random roster member or guest act. Any other game must always list who acts.
+- Whenever the ``SYSTEM`` actor (timers, closing time) has a legal action, it takes the turn
+  now and then (``SYSTEM_RATE``).
 """
 
 from __future__ import annotations
 
 import json
+import pkgutil
 import random
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+import bot.engine
 from bot.engine import GAMES, SYSTEM, Game, IllegalAction, load_game, new_game
 
-IDS = ("111", "222", "333", "444", "555", "666", "777", "888")
-
-
-@dataclass(frozen=True)
-class KindSpec:
-    setups: list[tuple[tuple[str, ...], dict[str, Any]]]
-    """(players, options) rows; each is played with every seed in ``SEEDS``."""
-    max_steps: int = 5000
-    open_actors: bool = False
-    system_rate: float = 0.0
-    guests: tuple[str, ...] = field(default=())
-
-
-KINDS: dict[str, KindSpec] = {
-    "papayoo": KindSpec(
-        setups=[
-            (IDS[:3], {"rounds": 1}),
-            (IDS[:4], {"rounds": 2, "turn_seconds": 0}),
-            (IDS[:6], {"rounds": 1}),
-            (IDS[:8], {"rounds": 1}),
-        ],
-    ),
-    "lobby": KindSpec(
-        setups=[(IDS[:1], {"game": "papayoo"}), (IDS[:1], {"game": "papayoo", "rounds": 2})],
-        open_actors=True,
-        system_rate=0.01,
-        guests=("901", "902", "903", "904", "905", "906", "907", "908"),
-    ),
-    "speahx": KindSpec(
-        setups=[(IDS[:2], {}), (IDS[:4], {"jokers": True}), (IDS[:7], {})],
-        max_steps=20000,
-    ),
-    "spit": KindSpec(
-        setups=[
-            (IDS[:2], {}),
-            (IDS[:2], {"piles": 4, "alternate_colors": True}),
-            (IDS[:2], {"no_slap": True}),
-        ],
-        max_steps=20000,
-    ),
-    "spaye": KindSpec(
-        setups=[(IDS[:2], {}), (IDS[:4], {}), ((), {})],
-        open_actors=True,
-        system_rate=0.005,
-        guests=("901", "902", "903"),
-    ),
-}
-DEFAULT_SPEC = KindSpec(setups=[(IDS[:2], {}), (IDS[:4], {})])
-"""For a kind without a row above: setups its ``new`` refuses are skipped."""
+IDS = ("111", "222", "333", "444", "555", "666", "777", "888", "999", "1010", "1111", "1212")
+GUESTS = ("901", "902", "903", "904", "905", "906", "907", "908")
+"""People outside the game who may act in an open one (they join, or are challenged)."""
+MAX_STEPS = 20000
+SYSTEM_RATE = 0.005
+"""Share of steps where ``SYSTEM`` acts, when it has something to do."""
 SEEDS = (1, 2, 3)
 CHECK_ALL_RATE = 0.15
 """Share of steps where every legal action is tried on a copy."""
+
+
+def tables(cls: type[Game]) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    """The (players, options) tables the game declares, or its fewest and its most players."""
+    declared: tuple[tuple[int, Mapping[str, Any]], ...] = cls.examples or tuple(
+        (n, {}) for n in sorted({cls.min_players, cls.max_players})
+    )
+    return [(IDS[:n], dict(options)) for n, options in declared]
 
 
 def cases() -> list[Any]:
     return [
         pytest.param(kind, players, options, seed, id=f"{kind}-{len(players)}p-{i}-s{seed}")
         for kind in sorted(GAMES)
-        for i, (players, options) in enumerate(KINDS.get(kind, DEFAULT_SPEC).setups)
+        for i, (players, options) in enumerate(tables(GAMES[kind]))
         for seed in SEEDS
     ]
+
+
+def test_every_game_declares_tables_it_takes() -> None:
+    """The declared tables are within the game's seats and long enough for ``IDS``."""
+    for kind, cls in GAMES.items():
+        for players, options in tables(cls):
+            assert len(players) <= len(IDS), kind
+            if cls.max_players > 1:  # a seated game
+                assert cls.min_players <= len(players) <= cls.max_players, (kind, players)
+            new_game(kind, list(players), 1, options)
+
+
+def test_every_engine_module_is_found() -> None:
+    """No list of games: ``bot.engine`` imports each of its modules and packages, so every
+    game in them is registered (and played above)."""
+    modules = {m.name for m in pkgutil.iter_modules(bot.engine.__path__)}
+    assert {f"bot.engine.{name}" for name in modules} <= set(sys.modules)
+    assert {cls.__module__.split(".")[2] for cls in GAMES.values()} <= modules
+    assert {"lobby", "papayoo", "spaye", "speahx", "spit"} <= set(GAMES)
+
+
+def is_open(game: Game) -> bool:
+    """Whether someone outside the game may act in it (so ``to_act()`` may be empty)."""
+    return bool(game.legal_actions(GUESTS[-1]))
 
 
 def fill_blanks(action: Any, actor: str, pool: list[str], rnd: random.Random) -> Any:
@@ -169,34 +163,30 @@ def check_serialisable(game: Game, people: list[str]) -> None:
 def test_random_playout(
     kind: str, players: tuple[str, ...], options: dict[str, Any], seed: int
 ) -> None:
-    spec = KINDS.get(kind, DEFAULT_SPEC)
-    try:
-        game = new_game(kind, list(players), seed, options)
-    except ValueError:
-        if kind in KINDS:
-            raise
-        pytest.skip(f"{kind} does not take {len(players)} players; add a row to KINDS")
+    game = new_game(kind, list(players), seed, options)
+    open_game = is_open(game)
+    guests = GUESTS if open_game else ()
     rnd = random.Random(seed * 7919 + len(players))
     log: list[tuple[str, Any]] = []
     events_seen: list[Any] = []
     fork_at = rnd.randrange(50)
     fork: tuple[str, int, int] | None = None
     idle = 0
-    for _ in range(spec.max_steps):
+    for _ in range(MAX_STEPS):
         if game.is_over():
             break
         if len(log) == fork_at and fork is None:
             fork = (game.dumps(), len(log), len(events_seen))
         people = roster(game, players)
         acting = game.to_act()
-        if not spec.open_actors:
+        if not open_game:
             assert acting, "to_act() is empty but the game is not over"
         for p in acting:
             legal_now = game.legal_actions(p)
             assert legal_now, f"{p} is listed by to_act() but has no legal action"
             check_you(game, p, legal_now)
-        candidates = acting or [*people, *spec.guests]
-        if rnd.random() < spec.system_rate:
+        candidates = acting or [*people, *guests]
+        if rnd.random() < SYSTEM_RATE and game.legal_actions(SYSTEM):
             candidates = [SYSTEM]
         actor = rnd.choice(candidates)
         legal = game.legal_actions(actor)
@@ -206,7 +196,7 @@ def test_random_playout(
             assert idle < 200, "nobody can act but the game is not over"
             continue
         idle = 0
-        pool = [*people, *spec.guests]
+        pool = [*people, *guests]
         if rnd.random() < CHECK_ALL_RATE:
             text = game.dumps()
             for each in legal:
@@ -221,7 +211,7 @@ def test_random_playout(
         events_seen += events
         if rnd.random() < 0.2 or game.is_over():
             check_serialisable(game, roster(game, players))
-    assert game.is_over(), f"not over after {spec.max_steps} steps"
+    assert game.is_over(), f"not over after {MAX_STEPS} steps"
     assert game.to_act() == []
     result = game.result()
     json.dumps(result)

@@ -1,4 +1,4 @@
-"""Speahx rules, one test per rule and ruling (RULES.md section 3), and every refusal."""
+"""Speahx rules, one test per rule and ruling (docs/rules/speahx.md), and every refusal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spit (RULES.md section 4): one test per rule and per ruling, on hand-built positions.
+"""Spit (docs/rules/spit.md): one test per rule and per ruling, on hand-built positions.
 
 Positions are built from a state dict: stock piles are listed bottom first (the last card
 is face up), spit cards with the next to turn last, and every card not named goes to the
