@@ -129,6 +129,7 @@ async def serve(
     (its ``fake`` and ``bot`` are the sandbox's Discord and bot).
     """
     from bot.client import GamenightBot
+    from bot.sandbox.office import set_up_office
     from bot.sandbox.page import SandboxPage
     from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
 
@@ -160,6 +161,8 @@ async def serve(
         bot = GamenightBot(settings, clock, autorun_timers=True)
         running = fake.run_client(bot, ready_timeout=60)
         await running.start()
+        if not fake.set_up and await set_up_office(fake, bot):
+            await store.save_world(fake)
         page = SandboxPage(fake, bot, store, clock)
         runner = web.AppRunner(page.app(), handle_signals=False, access_log=None)
         await runner.setup()

@@ -11,6 +11,8 @@ Routes (all JSON but the page and its files):
 ``POST /api/act``          act as a colleague: ``slash``, ``click``, ``select``, ``modal``,
                            ``autocomplete``; answers ``{"ok": ...}`` or ``{"error": ...}``
 ``POST /api/clock``        move the sandbox clock forward (``{"to": "closing"}``...)
+``POST /api/play``         the colleagues play the rest of today's Späye through the bot
+                           (``play`` frames report the moves to every view)
 ``POST /api/user``         a colleague's language or closed DMs
 ``GET /attachments/...``   files the bot attached (pictures are shown inline)
 =========================  ===================================================================
@@ -38,8 +40,10 @@ from bot.clock import at_local, local_date
 from bot.fakediscord import InteractionResult
 from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 from bot.sandbox.commands import CommandRefused, command_menu, find_leaf, parse_options
+from bot.sandbox.office import DayPlayer, PlayRefused
 from bot.sandbox.render import RenderContext, render_message, render_modal
 from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
+from bot.spaye_settings import spaye_settings
 
 __all__ = ["SandboxPage"]
 
@@ -99,6 +103,8 @@ class SandboxPage:
         self.views: dict[int, set[web.WebSocketResponse]] = {}
         self._save_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._playing: asyncio.Task[Any] | None = None
+        self._play_shown = 0.0
         fake.on_change = self.on_change
 
     def app(self) -> web.Application:
@@ -110,12 +116,18 @@ class SandboxPage:
         r.add_get("/api/state", self.state)
         r.add_post("/api/act", self.act)
         r.add_post("/api/clock", self.move_clock)
+        r.add_post("/api/play", self.play_day)
         r.add_post("/api/user", self.change_user)
         r.add_get("/attachments/{attachment_id:\\d+}/{filename}", self.attachment)
         return app
 
     async def close_views(self) -> None:
-        """Close every open view (before the server stops: it waits for open sockets)."""
+        """Stop playing a day and close every open view (before the server stops: it waits
+        for open sockets and requests)."""
+        playing = self._playing
+        if playing is not None and not playing.done():
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
         for sockets in list(self.views.values()):
             for ws in list(sockets):
                 with contextlib.suppress(Exception):
@@ -215,7 +227,7 @@ class SandboxPage:
         if guild is not None and self.bot.is_ready():
             settings = await self.bot.guild_settings(self.bot.get_guild(guild.id) or guild.id)
             zone_name = settings.timezone
-            closing = getattr(settings, "spaye_close", None)
+            closing = await self._closing(guild.id, settings)
         local = now.astimezone(ZoneInfo(zone_name))
         pending = [t for t in await self.bot.timers.pending() if t.due_at > now]
         upcoming = min(pending, key=lambda t: t.due_at) if pending else None
@@ -232,6 +244,12 @@ class SandboxPage:
                 "at": upcoming.due_at.astimezone(ZoneInfo(zone_name)).strftime("%a %H:%M"),
             },
         }
+
+    async def _closing(self, guild_id: int, settings: Any) -> str | None:
+        """The Späye day's closing time (``HH:MM``): a Späye setting, or a server setting in
+        a bot from before Späye had its own settings."""
+        closing = getattr(await spaye_settings(self.bot, guild_id), "closing_time", None)
+        return closing or getattr(settings, "spaye_close", None)
 
     # -- live views -----------------------------------------------------------------------
 
@@ -515,7 +533,7 @@ class SandboxPage:
         if to in step:
             return now + step[to]
         if to == "closing":
-            closing = getattr(settings, "spaye_close", None)
+            closing = await self._closing(guild.id, settings)
             if closing is None:
                 raise Refused(400, "this bot has no closing time")
             day = local_date(now, zone)
@@ -534,6 +552,49 @@ class SandboxPage:
             soonest: datetime = min(due)
             return soonest + timedelta(seconds=1)
         raise Refused(400, f"unknown time step {to!r}")
+
+    async def play_day(self, request: web.Request) -> web.Response:
+        """The simulated colleagues play the rest of today's Späye, each move an interaction
+        as their click would be (:class:`~bot.sandbox.office.DayPlayer`); answers once the
+        day is over, or with the reason it could not go on."""
+        if self._playing is not None and not self._playing.done():
+            return web.json_response(
+                {"error": "the colleagues are already playing the day"}, status=409
+            )
+        player = DayPlayer(self.fake, self.bot, on_move=self._played)
+        task = asyncio.get_running_loop().create_task(player.play(), name="sandbox-play-day")
+        self._playing = task
+        await self.broadcast({"t": "play", "running": True, "moves": 0})
+        answer: dict[str, Any]
+        status = 200
+        try:
+            played = await asyncio.shield(task)
+        except PlayRefused as err:
+            answer, status = {"error": str(err)}, 409
+        except RuntimeError as err:
+            answer, status = {"error": f"the bot is not connected ({err})"}, 503
+        except asyncio.CancelledError:
+            if not task.cancelled():
+                raise
+            answer, status = {"error": "the sandbox stopped"}, 503
+        else:
+            answer = {
+                "ok": True,
+                "moves": played.moves,
+                "status": played.status,
+                "seconds": round(played.seconds, 1),
+            }
+            log.info("sandbox day played", extra=answer)
+        clock = await self._clock_json()
+        await self.broadcast({"t": "play", "running": False, **answer})
+        await self.broadcast({"t": "clock", "clock": clock})
+        return web.json_response(answer, status=status)
+
+    def _played(self, moves: int) -> None:
+        now = asyncio.get_running_loop().time()
+        if now - self._play_shown >= 0.3:
+            self._play_shown = now
+            self._spawn(self.broadcast({"t": "play", "running": True, "moves": moves}))
 
     async def change_user(self, request: web.Request) -> web.Response:
         try:

@@ -58,6 +58,8 @@ class SandboxDiscord(FakeDiscord):
         self.clock = clock
         self.guild: FakeGuild | None = None
         """The sandbox's one server (set by :meth:`build` or :meth:`load_world`)."""
+        self.set_up = False
+        """Whether the office's owner configured the bot (see :mod:`bot.sandbox.office`)."""
         #: Called (soon, once per batch) with the messages that changed.
         self.on_change: Callable[[list[FakeMessage]], None] | None = None
         self._dirty: dict[int, FakeMessage] = {}
@@ -174,6 +176,7 @@ class SandboxDiscord(FakeDiscord):
         return {
             "application_id": self.application_id,
             "clock_offset": self.clock.offset.total_seconds(),
+            "set_up": self.set_up,
             "users": [
                 {
                     "id": u.id,
@@ -270,6 +273,7 @@ class SandboxDiscord(FakeDiscord):
         self.guilds[guild.id] = guild
         self.guild = guild
         self.clock.offset = timedelta(seconds=float(data.get("clock_offset", 0)))
+        self.set_up = bool(data.get("set_up", False))
 
     def message_json(self, msg: FakeMessage) -> dict[str, Any]:
         inter = msg.interaction

@@ -41,7 +41,9 @@ async def test_the_page_opens_and_refuses_what_discord_refuses(
     assert await who.input_value() == sandbox.user("Bob")
     await page.view("Ana").get_by_role("textbox", name="Command").click()
     suggestions = page.view("Ana").locator(".suggest .suggestion")
-    assert await suggestions.filter(has_text=re.compile(r"^/help")).count() == 1
+    help_command = suggestions.filter(has_text=re.compile(r"^/help"))
+    await help_command.first.wait_for()  # the list is drawn after the click, not with it
+    assert await help_command.count() == 1
     # A value out of range is refused in the command box; the bot never sees it.
     await page.slash("Ana", "config challenge-expiry", {"minutes": "5000"})
     error = page.view("Ana").locator(".cmd-error")

@@ -121,6 +121,32 @@ async function moveClock(to, button) {
   setTimeout(() => { if (status.textContent === "already there") status.textContent = ""; }, 2000);
 }
 
+// -- the colleagues play the day -----------------------------------------------------------
+
+function showPlay(frame) {
+  const button = document.getElementById("play-day");
+  const status = document.getElementById("clock-status");
+  button.disabled = frame.running;
+  if (frame.running) status.textContent = `colleagues playing the day… ${frame.moves || 0} moves`;
+  else if (frame.error) status.textContent = frame.error;
+  else status.textContent = `day played: ${frame.moves} moves, ${frame.status === "over" ? "the day is finished" : `the day is ${frame.status}`}`;
+}
+
+async function playDay(button) {
+  button.disabled = true;
+  showPlay({ running: true, moves: 0 });
+  const answer = await post("/api/play", {});
+  showPlay({ running: false, ...answer });
+}
+
+function oneSlash(input) {
+  const fixed = input.value.replace(/^\/{2,}/, "/");
+  if (fixed === input.value) return;
+  const pos = Math.max(1, (input.selectionStart || 0) - (input.value.length - fixed.length));
+  input.value = fixed;
+  input.setSelectionRange(pos, pos);
+}
+
 // -- a colleague's view ---------------------------------------------------------------------
 
 class View {
@@ -177,6 +203,7 @@ class View {
     if (frame.t === "hello") return this.hello(frame);
     if (frame.t === "batch") return frame.items.forEach((item) => this.apply(item));
     if (frame.t === "clock") return setClock(frame.clock);
+    if (frame.t === "play") return showPlay(frame);
     if (frame.t === "users") {
       const before = this.me && this.me.locale;
       state.users = frame.users;
@@ -341,13 +368,15 @@ class View {
     return this.commands[this.channelKind] || [];
   }
 
-  suggest() {
+  // The command list for what is typed ("/" and the start of a command); ``open`` shows it
+  // for an empty box too (a click on the box), without typing the slash for the colleague.
+  suggest(open = false) {
     const input = this.root.querySelector(".cmd-input");
     const box = this.root.querySelector(".suggest");
-    const text = input.value;
+    const text = open && !input.value ? "/" : input.value;
     box.replaceChildren();
     if (!text.startsWith("/") || this.command) { box.hidden = true; return; }
-    const typed = text.slice(1).trim().toLowerCase();
+    const typed = text.replace(/^\/+/, "").trim().toLowerCase();
     const found = this.menu().filter((c) => c.label.toLowerCase().startsWith(typed) || c.path.startsWith(typed));
     for (const [i, cmd] of found.entries()) {
       const item = el("li", { role: "option", class: "suggestion", "data-path": cmd.path });
@@ -460,7 +489,7 @@ class View {
     const input = this.root.querySelector(".cmd-input");
     error.textContent = "";
     if (!this.command) {
-      const typed = input.value.trim().replace(/^\//, "").toLowerCase();
+      const typed = input.value.trim().replace(/^\/+/, "").toLowerCase();
       if (!input.value.trim()) return;
       const exact = this.menu().find((c) => c.label.toLowerCase() === typed || c.path === typed);
       if (exact) { this.pick(exact.path); if (exact.options.some((o) => o.required)) return; }
@@ -537,8 +566,10 @@ class View {
       if (target.classList.contains("dms")) return post("/api/user", { user: this.userId, dms_open: target.checked });
     });
     const input = root.querySelector(".cmd-input");
-    input.addEventListener("input", () => this.suggest());
-    input.addEventListener("click", () => { if (!input.value) { input.value = "/"; this.suggest(); } });
+    // As in Discord: "/" typed into the box opens the command list and what follows filters
+    // it. One slash only, whatever was typed or pasted ("//da" is "/da").
+    input.addEventListener("input", () => { oneSlash(input); this.suggest(); });
+    input.addEventListener("click", () => { if (!input.value && !this.command) this.suggest(true); });
     input.addEventListener("keydown", (event) => {
       const box = root.querySelector(".suggest");
       if (box.hidden) {
@@ -633,6 +664,8 @@ async function start() {
     saveLayout();
     renderUserPickers();
   });
+  const play = document.getElementById("play-day");
+  play.addEventListener("click", () => playDay(play));
   for (const button of document.querySelectorAll("[data-to]")) {
     button.addEventListener("click", () => moveClock(button.dataset.to, button));
   }
