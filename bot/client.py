@@ -16,7 +16,8 @@ What a cog gets from ``self.bot`` (a :class:`GamenightBot`):
 =================  ===========================================================================
 
 Start-up (:meth:`GamenightBot.setup_hook`): database open, migrations, scheduler start, cogs
-load, command sync; once connected, timers that fell due while the bot was down run.
+load, command sync, the cards' emojis synced in the background (``bot.card_emojis``,
+:mod:`bot.emojis`); once connected, timers that fell due while the bot was down run.
 Shutdown (:meth:`GamenightBot.close`): scheduler stopped, database closed, then Discord
 (which unloads the cogs: a ``cog_unload`` must not need the database).
 """
@@ -38,6 +39,7 @@ from discord.utils import MISSING
 
 from bot.budget import RestBudget
 from bot.clock import Clock, SystemClock
+from bot.emojis import CardEmojis
 from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
 from bot.private import HandButton, PrivateMessenger
@@ -155,6 +157,8 @@ class GamenightBot(commands.Bot):
         self.private = PrivateMessenger(self, self.store.private, self.store.games)
         self.actions = ActionRouter()
         self.background = asyncio.Semaphore(BACKGROUND_SENDS)
+        self.card_emojis = CardEmojis()
+        """The cards as application emojis, synced at start-up (``CARD_EMOJIS``)."""
         self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
         self.failed_cogs: list[str] = []
         self._catch_up: asyncio.Task[None] | None = None
@@ -180,6 +184,8 @@ class GamenightBot(commands.Bot):
         await self.load_cogs()
         await self.sync_commands()
         self._catch_up = asyncio.create_task(self._catch_up_when_ready(), name="timers-catch-up")
+        if self.settings.card_emojis:
+            self.card_emojis.start(self)
 
     async def load_cogs(self) -> None:
         """Load :attr:`cog_modules`; a broken cog is logged and skipped, the others still run."""
@@ -242,6 +248,7 @@ class GamenightBot(commands.Bot):
         """Stop the scheduler, close the database, then disconnect from Discord."""
         if self._catch_up is not None:
             self._catch_up.cancel()
+        await self.card_emojis.stop()
         try:
             await self.timers.shutdown()
         finally:

@@ -1,7 +1,7 @@
 """Process settings, read once from the environment or a ``.env`` file.
 
 Variables (see README "Configuration"): ``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DEV_GUILD_ID``,
-``LOG_LEVEL``, ``LOG_FORMAT``, ``REST_CALLS_PER_SECOND``. An empty value (``DEV_GUILD_ID=`` as in ``.env.example``)
+``LOG_LEVEL``, ``LOG_FORMAT``, ``REST_CALLS_PER_SECOND``, ``CARD_EMOJIS``. An empty value (``DEV_GUILD_ID=`` as in ``.env.example``)
 means "unset", so the default applies.
 """
 
@@ -50,6 +50,14 @@ class Settings(BaseSettings):
         description=(
             "Bot-token REST calls per second at most (Discord allows 50 per token; a bot "
             "with a raised limit may use more)."
+        ),
+    )
+
+    card_emojis: bool = Field(
+        default=True,
+        description=(
+            "Show cards as pictures: upload the card art as application emojis at start-up "
+            "(once; see bot/emojis.py). false: cards are written as text."
         ),
     )
 

@@ -538,3 +538,51 @@ class FakeInteraction:
         if self.guild is not None:
             return {"0": str(self.guild.id)}
         return {"1": str(self.user.id)}
+
+
+EMOJI_CONTENT_TYPES = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "webp": "image/webp",
+}
+
+
+@dataclass(eq=False)
+class FakeEmoji:
+    """An emoji the application owns (``/applications/{id}/emojis``), with its picture."""
+
+    id: int
+    name: str
+    data: bytes
+    #: ``png``, ``jpeg``, ``gif`` or ``webp``.
+    format: str
+    #: Who uploaded it (the bot user when the bot did).
+    user: FakeUser | None = None
+    animated: bool = False
+
+    @property
+    def markup(self) -> str:
+        """How a message's text shows it: ``<:name:id>``."""
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+    @property
+    def content_type(self) -> str:
+        return EMOJI_CONTENT_TYPES[self.format]
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "name": self.name,
+            "roles": [],
+            "require_colons": True,
+            "managed": False,
+            "animated": self.animated,
+            "available": True,
+        }
+        if self.user is not None:
+            data["user"] = self.user.to_json()
+        return data
+
+    def __repr__(self) -> str:
+        return f"<FakeEmoji {self.name} id={self.id} {len(self.data)} bytes>"

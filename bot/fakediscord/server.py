@@ -8,6 +8,7 @@ records every REST call. The readable test API lives in `driver.py`.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import math
@@ -30,6 +31,7 @@ from .models import (
     SEND_MESSAGES,
     VIEW_CHANNEL,
     FakeChannel,
+    FakeEmoji,
     FakeGuild,
     FakeInteraction,
     FakeMessage,
@@ -40,7 +42,15 @@ from .models import (
     SnowflakeFactory,
 )
 from .ratelimits import Limits, RateLimiter, RateLimitHit, RestClock, Scope
-from .validation import check_choices, check_command, check_files, check_message, check_modal
+from .validation import (
+    check_application_emoji,
+    check_choices,
+    check_command,
+    check_files,
+    check_message,
+    check_modal,
+    decode_emoji_image,
+)
 
 API = "/api/v10"
 
@@ -164,6 +174,7 @@ class FakeDiscordServer:
         late_after: float = 3.0,
         enforce_deadline: bool = True,
         heartbeat_interval_ms: int = 41_250,
+        heartbeat_ack_delay: float = 0.05,
         strict_routes: bool = True,
         limits: Limits = Limits(),  # noqa: B008 (frozen, so sharing it is safe)
         rest_clock: RestClock | None = None,
@@ -180,6 +191,11 @@ class FakeDiscordServer:
         #: Answer a late callback with 404 Unknown interaction (10062), as Discord does.
         self.enforce_deadline = enforce_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
+        #: Seconds before a heartbeat is acknowledged, like a network's round trip. Never 0:
+        #: discord.py's keep-alive thread notes when it sent a heartbeat only after the
+        #: send returned, and an ACK handled before that is measured from the previous
+        #: heartbeat ("Can't keep up, websocket is 41.3s behind").
+        self.heartbeat_ack_delay = heartbeat_ack_delay
         #: Fail the test (fixture teardown) when the bot called a route the fake lacks.
         self.strict_routes = strict_routes
         if limits is None:
@@ -205,6 +221,8 @@ class FakeDiscordServer:
         self.interactions: dict[int, FakeInteraction] = {}
         self.global_commands: dict[tuple[str, int], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
+        #: The application's own emojis (``/applications/{id}/emojis``), by id.
+        self.application_emojis: dict[int, FakeEmoji] = {}
 
         self.attachment_data: dict[int, bytes] = {}
         self.calls: list[RecordedCall] = []
@@ -680,6 +698,13 @@ class FakeDiscordServer:
             r.add_delete(base + "/{command_id:\\d+}", self._delete_command)
         r.add_get(guild_cmds + "/permissions", self._empty_list)
         r.add_get(API + "/applications/{application_id}/entitlements", self._empty_list)
+        app_emojis = API + "/applications/{application_id}/emojis"
+        r.add_get(app_emojis, self._list_application_emojis)
+        r.add_post(app_emojis, self._create_application_emoji)
+        r.add_get(app_emojis + "/{emoji_id:\\d+}", self._get_application_emoji)
+        r.add_patch(app_emojis + "/{emoji_id:\\d+}", self._edit_application_emoji)
+        r.add_delete(app_emojis + "/{emoji_id:\\d+}", self._delete_application_emoji)
+        r.add_get("/emojis/{emoji_id:\\d+}.{ext:png|webp|gif|jpg|jpeg}", self._get_emoji_image)
         r.add_post(
             API + "/interactions/{interaction_id}/{interaction_token}/callback",
             self._interaction_callback,
@@ -814,6 +839,7 @@ class FakeDiscordServer:
         self.gateway_connects += 1
         session: GatewaySession | None = None
         lock = asyncio.Lock()
+        acks: set[asyncio.Task[None]] = set()
 
         async def send(frame: dict[str, Any]) -> None:
             if session is not None and session.ws is ws:
@@ -822,6 +848,10 @@ class FakeDiscordServer:
             async with lock:
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await ws.send_str(json.dumps(frame))
+
+        async def ack_later() -> None:
+            await asyncio.sleep(self.heartbeat_ack_delay)
+            await send({"op": OP_HEARTBEAT_ACK})
 
         try:
             await send({"op": OP_HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
@@ -833,7 +863,9 @@ class FakeDiscordServer:
                 op = frame.get("op")
                 data = frame.get("d")
                 if op == OP_HEARTBEAT:
-                    await send({"op": OP_HEARTBEAT_ACK})
+                    task = asyncio.create_task(ack_later())
+                    acks.add(task)
+                    task.add_done_callback(acks.discard)
                 elif op == OP_IDENTIFY:
                     session = await self._identify(ws, data or {})
                 elif op == OP_RESUME:
@@ -842,6 +874,8 @@ class FakeDiscordServer:
                     await self._members_chunk(session, data or {})
                 # presence updates (3) and voice state updates (4) are ignored
         finally:
+            for task in acks:
+                task.cancel()
             self._sockets.discard(ws)
             if session is not None and session.ws is ws:
                 session.ws = None
@@ -1096,6 +1130,129 @@ class FakeDiscordServer:
         del store[key]
         return no_content()
 
+    # ------------------------------------------------------------------ application emojis
+
+    def _check_message(
+        self, payload: dict[str, Any], *, creating: bool, has_files: bool
+    ) -> tuple[int, dict[str, Any]] | None:
+        """check_message, with the custom emojis a component may show: the application's
+        own (the fake's guilds have no emojis)."""
+        return check_message(
+            payload, creating=creating, has_files=has_files, emoji_ids=self.application_emojis
+        )
+
+    def emoji_url(self, emoji: FakeEmoji | int) -> str:
+        """Where the fake serves an emoji's picture, as Discord's CDN does."""
+        found = emoji if isinstance(emoji, FakeEmoji) else self.application_emojis[emoji]
+        return f"{self.base_url}/emojis/{found.id}.{found.format.replace('jpeg', 'jpg')}"
+
+    def emoji_named(self, name: str) -> FakeEmoji | None:
+        """The application's emoji of that name, if it owns one."""
+        return next((e for e in self.application_emojis.values() if e.name == name), None)
+
+    def application_emojis_json(self) -> list[dict[str, Any]]:
+        """The application's emojis with their pictures (base64), to keep them across runs."""
+        return [
+            {
+                "id": str(e.id),
+                "name": e.name,
+                "format": e.format,
+                "animated": e.animated,
+                "data": base64.b64encode(e.data).decode("ascii"),
+            }
+            for e in self.application_emojis.values()
+        ]
+
+    def load_application_emojis(self, items: list[dict[str, Any]]) -> None:
+        """Restore what :meth:`application_emojis_json` kept (uploaded by the bot user)."""
+        for item in items:
+            emoji = FakeEmoji(
+                id=int(item["id"]),
+                name=str(item["name"]),
+                data=base64.b64decode(item["data"]),
+                format=str(item.get("format") or "png"),
+                user=self.bot_user,
+                animated=bool(item.get("animated")),
+            )
+            self.application_emojis[emoji.id] = emoji
+        if self.application_emojis:
+            self.snowflake._last = max(self.snowflake._last, *self.application_emojis)
+
+    def _application(self, request: web.Request) -> None:
+        self._require_bot_auth(request)
+        if request.match_info["application_id"] != str(self.application_id):
+            raise ApiError(403, 50001, "Missing Access")
+
+    def _application_emoji(self, request: web.Request) -> FakeEmoji:
+        self._application(request)
+        try:
+            return self.application_emojis[int(request.match_info["emoji_id"])]
+        except (KeyError, ValueError):
+            raise ApiError(404, 10014, "Unknown Emoji") from None
+
+    async def _list_application_emojis(self, request: web.Request) -> web.Response:
+        self._application(request)
+        return json_response({"items": [e.to_json() for e in self.application_emojis.values()]})
+
+    async def _create_application_emoji(self, request: web.Request) -> web.Response:
+        self._application(request)
+        body = request[PAYLOAD]
+        problem = check_application_emoji(
+            body,
+            taken={e.name for e in self.application_emojis.values()},
+            count=len(self.application_emojis),
+            creating=True,
+        )
+        if problem:
+            raise ApiError.from_problem(problem)
+        fmt, data = decode_emoji_image(body["image"])
+        assert isinstance(data, bytes)
+        emoji = FakeEmoji(
+            id=self.snowflake(),
+            name=body["name"],
+            data=data,
+            format=fmt,
+            user=self.bot_user,
+            animated=fmt == "gif",
+        )
+        self.application_emojis[emoji.id] = emoji
+        return json_response(emoji.to_json(), 201)
+
+    async def _get_application_emoji(self, request: web.Request) -> web.Response:
+        return json_response(self._application_emoji(request).to_json())
+
+    async def _edit_application_emoji(self, request: web.Request) -> web.Response:
+        emoji = self._application_emoji(request)
+        body = request[PAYLOAD]
+        problem = check_application_emoji(
+            body,
+            taken={e.name for e in self.application_emojis.values() if e is not emoji},
+            count=len(self.application_emojis),
+            creating=False,
+        )
+        if problem:
+            raise ApiError.from_problem(problem)
+        if "name" in body:
+            emoji.name = body["name"]
+        return json_response(emoji.to_json())
+
+    async def _delete_application_emoji(self, request: web.Request) -> web.Response:
+        emoji = self._application_emoji(request)
+        del self.application_emojis[emoji.id]
+        return no_content()
+
+    async def _get_emoji_image(self, request: web.Request) -> web.Response:
+        """The CDN: ``/emojis/{id}.png`` (any extension gives the uploaded picture)."""
+        try:
+            emoji = self.application_emojis[int(request.match_info["emoji_id"])]
+        except (KeyError, ValueError):
+            raise ApiError(404, 0, "404: Not Found") from None
+        return web.Response(
+            body=emoji.data,
+            content_type=emoji.content_type,
+            headers={"Cache-Control": "public, max-age=31536000"},
+        )
+
     # ------------------------------------------------------------------ interactions
 
     async def _interaction_callback(self, request: web.Request) -> web.Response:
@@ -1130,7 +1287,7 @@ class FakeDiscordServer:
         created = False
         if ctype == 4:
             data["_attachments"] = self._attachments_from_files(request[FILES], data)
-            problem = check_message(data, creating=True, has_files=bool(request[FILES]))
+            problem = self._check_message(data, creating=True, has_files=bool(request[FILES]))
             if problem:
                 raise ApiError.from_problem(problem)
             message = self._interaction_message(inter, data, response=True)
@@ -1145,7 +1302,7 @@ class FakeDiscordServer:
         elif ctype == 7:
             assert inter.source_message is not None
             data["_attachments"] = self._attachments_from_files(request[FILES], data)
-            problem = check_message(data, creating=False, has_files=bool(request[FILES]))
+            problem = self._check_message(data, creating=False, has_files=bool(request[FILES]))
             if problem:
                 raise ApiError.from_problem(problem)
             message = inter.source_message
@@ -1157,7 +1314,7 @@ class FakeDiscordServer:
                 raise ApiError.from_problem(problem)
             inter.choices = choices
         elif ctype == 9:
-            problem = check_modal(data)
+            problem = check_modal(data, emoji_ids=self.application_emojis)
             if problem:
                 raise ApiError.from_problem(problem)
             inter.modal = data
@@ -1219,7 +1376,7 @@ class FakeDiscordServer:
         if inter.callback_type is None:
             raise ApiError(404, 10015, "Unknown Webhook")
         payload = self._message_payload(request)
-        problem = check_message(payload, creating=True, has_files=bool(request[FILES]))
+        problem = self._check_message(payload, creating=True, has_files=bool(request[FILES]))
         if problem:
             raise ApiError.from_problem(problem)
         original = inter.response_message
@@ -1265,7 +1422,7 @@ class FakeDiscordServer:
         inter = self._interaction_for_token(request)
         msg = self._webhook_message(request, inter)
         payload = self._message_payload(request)
-        problem = check_message(payload, creating=False, has_files=bool(request[FILES]))
+        problem = self._check_message(payload, creating=False, has_files=bool(request[FILES]))
         if problem:
             raise ApiError.from_problem(problem)
         was_loading = msg.loading
@@ -1322,7 +1479,7 @@ class FakeDiscordServer:
                 "MESSAGE_FLAGS_INVALID",
                 "Ephemeral messages can only be sent as interaction responses",
             )
-        problem = check_message(payload, creating=True, has_files=bool(request[FILES]))
+        problem = self._check_message(payload, creating=True, has_files=bool(request[FILES]))
         if problem:
             raise ApiError.from_problem(problem)
         msg = self._new_message(channel, self.bot_user, payload)
@@ -1360,7 +1517,7 @@ class FakeDiscordServer:
         self._check_can_view(channel)
         if msg.author is not self.bot_user and set(payload) - {"flags", "_attachments"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        problem = check_message(payload, creating=False, has_files=bool(request[FILES]))
+        problem = self._check_message(payload, creating=False, has_files=bool(request[FILES]))
         if problem:
             raise ApiError.from_problem(problem)
         self._edit_message(msg, payload)

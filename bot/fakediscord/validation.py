@@ -6,7 +6,10 @@ Discord does, so a bot bug that Discord would reject fails in tests too.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
+from collections.abc import Collection
 from typing import Any
 
 import emoji as emoji_data
@@ -59,22 +62,28 @@ def is_unicode_emoji(name: object) -> bool:
     )
 
 
-def emoji_problem(value: object) -> str | None:
+def emoji_problem(value: object, known_ids: Collection[int] | None = None) -> str | None:
     """Why Discord refuses a component emoji, or None when it takes it.
 
     A custom emoji (a server's or the application's own) is named by its id; a Unicode
-    emoji by its name alone, which must be an emoji.
+    emoji by its name alone, which must be an emoji. With ``known_ids`` (the custom emojis
+    the bot may use: the fake's guilds have none, so the application's own), an id not
+    among them is refused too, as Discord refuses an emoji it cannot resolve.
     """
     if not isinstance(value, dict):
         return "name"
     emoji_id = value.get("id")
     if emoji_id is not None:
-        return None if SNOWFLAKE.match(str(emoji_id)) else "id"
+        if not SNOWFLAKE.match(str(emoji_id)):
+            return "id"
+        return "id" if known_ids is not None and int(str(emoji_id)) not in known_ids else None
     return None if is_unicode_emoji(value.get("name")) else "name"
 
 
-def _check_emoji(errs: FormErrors, path: str, value: object) -> None:
-    field = emoji_problem(value)
+def _check_emoji(
+    errs: FormErrors, path: str, value: object, known_ids: Collection[int] | None
+) -> None:
+    field = emoji_problem(value, known_ids)
     if field is not None:
         errs.add(f"{path}.emoji.{field}", "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
 
@@ -152,7 +161,9 @@ def _check_custom_id(errs: FormErrors, path: str, comp: dict[str, Any], seen: se
     seen.add(custom_id)
 
 
-def _check_button(errs: FormErrors, path: str, comp: dict[str, Any]) -> None:
+def _check_button(
+    errs: FormErrors, path: str, comp: dict[str, Any], known_ids: Collection[int] | None = None
+) -> None:
     style, custom_id = comp.get("style"), comp.get("custom_id")
     _max_len(errs, f"{path}.label", comp.get("label"), 80)
     if style not in (1, 2, 3, 4, 5, 6):
@@ -188,10 +199,12 @@ def _check_button(errs: FormErrors, path: str, comp: dict[str, Any]) -> None:
     if style != 6 and not comp.get("label") and not comp.get("emoji"):
         errs.add(f"{path}.label", "BASE_TYPE_REQUIRED", "A label or an emoji is required")
     if "emoji" in comp and comp["emoji"] is not None:
-        _check_emoji(errs, path, comp["emoji"])
+        _check_emoji(errs, path, comp["emoji"], known_ids)
 
 
-def _check_select(errs: FormErrors, path: str, comp: dict[str, Any]) -> None:
+def _check_select(
+    errs: FormErrors, path: str, comp: dict[str, Any], known_ids: Collection[int] | None = None
+) -> None:
     if not comp.get("custom_id"):
         errs.add(f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
     _max_len(errs, f"{path}.placeholder", comp.get("placeholder"), 150)
@@ -240,10 +253,15 @@ def _check_select(errs: FormErrors, path: str, comp: dict[str, Any]) -> None:
         _max_len(errs, f"{opath}.value", opt.get("value"), 100)
         _max_len(errs, f"{opath}.description", opt.get("description"), 100)
         if "emoji" in opt and opt["emoji"] is not None:
-            _check_emoji(errs, opath, opt["emoji"])
+            _check_emoji(errs, opath, opt["emoji"], known_ids)
 
 
-def _check_components(errs: FormErrors, components: list[dict[str, Any]], v2: bool) -> None:
+def _check_components(
+    errs: FormErrors,
+    components: list[dict[str, Any]],
+    v2: bool,
+    known_ids: Collection[int] | None = None,
+) -> None:
     if not v2:
         if len(components) > 5:
             errs.add("components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
@@ -282,9 +300,9 @@ def _check_components(errs: FormErrors, components: list[dict[str, Any]], v2: bo
         ctype = comp.get("type")
         _check_custom_id(errs, path, comp, seen)
         if ctype == 2:
-            _check_button(errs, path, comp)
+            _check_button(errs, path, comp, known_ids)
         elif ctype in SELECT_TYPES:
-            _check_select(errs, path, comp)
+            _check_select(errs, path, comp, known_ids)
         elif ctype == 10:
             text += len(str(comp.get("content") or ""))
     if text > MAX_V2_TEXT:
@@ -413,9 +431,14 @@ def check_command(body: object) -> tuple[int, dict[str, Any]] | None:
 
 
 def check_message(
-    payload: dict[str, Any], *, creating: bool, has_files: bool
+    payload: dict[str, Any],
+    *,
+    creating: bool,
+    has_files: bool,
+    emoji_ids: Collection[int] | None = None,
 ) -> tuple[int, dict[str, Any]] | None:
-    """None if the payload is acceptable, else (status, error JSON)."""
+    """None if the payload is acceptable, else (status, error JSON). ``emoji_ids``: the
+    custom emojis components may show (None: any well-formed id)."""
     errs = FormErrors()
     flags = int(payload.get("flags") or 0)
     v2 = bool(flags & IS_COMPONENTS_V2)
@@ -430,7 +453,7 @@ def check_message(
         )
     _max_len(errs, "content", content, 2000)
     _check_embeds(errs, embeds)
-    _check_components(errs, components, v2)
+    _check_components(errs, components, v2, emoji_ids)
     if errs:
         code, message = INVALID_FORM_BODY
         return 400, {"code": code, "message": message, "errors": errs.errors}
@@ -447,7 +470,9 @@ def check_message(
     return None
 
 
-def check_modal(data: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+def check_modal(
+    data: dict[str, Any], *, emoji_ids: Collection[int] | None = None
+) -> tuple[int, dict[str, Any]] | None:
     errs = FormErrors()
     if not data.get("title"):
         errs.add("data.title", "BASE_TYPE_REQUIRED", "This field is required")
@@ -482,9 +507,96 @@ def check_modal(data: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
             _max_len(errs, f"{path}.label", comp.get("label"), 45)
             _max_len(errs, f"{path}.description", comp.get("description"), 100)
         elif ctype in SELECT_TYPES:
-            _check_select(errs, path, comp)
+            _check_select(errs, path, comp, emoji_ids)
         _check_custom_id(errs, path, comp, seen)
     if errs:
         code, message = INVALID_FORM_BODY
         return 400, {"code": code, "message": message, "errors": errs.errors}
+    return None
+
+
+# -- application emojis ------------------------------------------------------------------
+
+MAX_APPLICATION_EMOJIS = 2000
+"""Emojis one application may own."""
+MAX_EMOJI_BYTES = 256 * 1024
+"""An emoji's picture at most (256 KiB)."""
+EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
+IMAGE_DATA_URI = re.compile(r"^data:image/(png|jpeg|jpg|gif|webp);base64,(.*)$", re.DOTALL)
+MAX_EMOJIS = (30008, "Maximum number of emojis reached (2000)")
+IMAGE_MAGIC = {
+    "png": (b"\x89PNG\r\n\x1a\n",),
+    "jpeg": (b"\xff\xd8\xff",),
+    "jpg": (b"\xff\xd8\xff",),
+    "gif": (b"GIF87a", b"GIF89a"),
+    "webp": (b"RIFF",),
+}
+
+
+def emoji_name_problem(name: object) -> tuple[str, str] | None:
+    """(code, message) of Discord's refusal of an emoji name, or None."""
+    if not isinstance(name, str) or not name:
+        return "BASE_TYPE_REQUIRED", "This field is required"
+    if not 2 <= len(name) <= 32:
+        return "BASE_TYPE_BAD_LENGTH", "Must be between 2 and 32 in length."
+    if not EMOJI_NAME.match(name):
+        return "STRING_TYPE_REGEX", "String value did not match validation regex."
+    return None
+
+
+def decode_emoji_image(image: object) -> tuple[str, bytes] | tuple[str, str]:
+    """``("png", bytes)`` of a data URI, or ``("error", code)`` when Discord refuses it."""
+    if not isinstance(image, str) or not image:
+        return "error", "BASE_TYPE_REQUIRED"
+    match = IMAGE_DATA_URI.match(image)
+    if match is None:
+        return "error", "IMAGE_INVALID"
+    kind = match.group(1)
+    try:
+        data = base64.b64decode(match.group(2), validate=True)
+    except (binascii.Error, ValueError):
+        return "error", "IMAGE_INVALID"
+    if not data.startswith(IMAGE_MAGIC[kind]) or (kind == "webp" and data[8:12] != b"WEBP"):
+        return "error", "IMAGE_INVALID"
+    if len(data) > MAX_EMOJI_BYTES:
+        return "error", "BINARY_TYPE_MAX_SIZE"
+    return ("jpeg" if kind == "jpg" else kind), data
+
+
+IMAGE_ERRORS = {
+    "BASE_TYPE_REQUIRED": "This field is required",
+    "IMAGE_INVALID": "Invalid image data",
+    "BINARY_TYPE_MAX_SIZE": "File cannot be larger than 256.0 kb.",
+}
+
+
+def check_application_emoji(
+    body: object, *, taken: Collection[str], count: int, creating: bool
+) -> tuple[int, dict[str, Any]] | None:
+    """An application emoji as Discord checks it: a name of 2–32 ``[A-Za-z0-9_]`` unique in
+    the application, a PNG/JPEG/GIF/WEBP data URI of at most 256 KiB (creating), at most
+    2,000 emojis. ``taken``: the names of the application's other emojis."""
+    errs = FormErrors()
+    if not isinstance(body, dict):
+        errs.add("_root", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        code, message = INVALID_FORM_BODY
+        return 400, {"code": code, "message": message, "errors": errs.errors.pop("_root")}
+    if creating or "name" in body:
+        name = body.get("name")
+        problem = emoji_name_problem(name)
+        if problem is not None:
+            errs.add("name", *problem)
+        elif name in taken:
+            errs.add("name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken")
+    if creating:
+        kind, detail = decode_emoji_image(body.get("image"))
+        if kind == "error":
+            assert isinstance(detail, str)
+            errs.add("image", detail, IMAGE_ERRORS[detail])
+    if errs:
+        code, message = INVALID_FORM_BODY
+        return 400, {"code": code, "message": message, "errors": errs.errors}
+    if creating and count >= MAX_APPLICATION_EMOJIS:
+        code, message = MAX_EMOJIS
+        return 400, {"code": code, "message": message}
     return None

@@ -495,6 +495,11 @@ async def test_the_fake_refuses_a_playing_card_emoji_and_takes_real_ones(
         assert status == 400 and body["code"] == 50035
         errors = body["errors"]["components"]["0"]["components"]["0"]["emoji"]["name"]
         assert [e["code"] for e in errors["_errors"]] == ["BUTTON_COMPONENT_INVALID_EMOJI"]
+        # A custom emoji must be one the application owns (unknown ids are refused).
+        from bot.fakediscord.models import FakeEmoji
+
+        owned = FakeEmoji(id=123456789012345678, name="card", data=b"", format="png")
+        fake.application_emojis[owned.id] = owned
         for good in (
             {"name": "🃏"},
             {"name": "⚖️"},  # with its variation selector (U+FE0F)
@@ -523,7 +528,7 @@ def make_bot(tmp_path: Path) -> Iterator[Any]:
         patch.setattr(SeatedCog, "TABLE_EDIT_INTERVAL", 0.0)
         patch.setattr(SeatedCog, "COMPUTER_DELAY", 0.0)
         patch.setattr(SeatedCog, "NOTICE_DELAY", 3600.0)
-        patch.setattr(importlib.import_module("bot.seated.cog"), "new_seed", lambda: 7)
+        patch.setattr(importlib.import_module("bot.seated.start"), "new_seed", lambda: 7)
         yield make
 
 
@@ -823,7 +828,7 @@ async def test_an_accept_whose_answer_discord_refuses_keeps_the_daye_and_says_so
     bot = make_bot(SPAYE_COGS)
     async with fake.run_client(bot):
         # The module the bot loaded (each bot loads its extensions afresh).
-        play = importlib.import_module("cogs.spaye._play")
+        play = importlib.import_module("cogs.spaye._daye")
         real_draw_view = play.draw_view
 
         def card_back_draw_view(*args: Any, **kwargs: Any) -> GameView:
