@@ -78,6 +78,8 @@ NOTICE_GUARD = 3_000
 """... past which notices and records are dropped too (only what players wait for goes)."""
 CONGESTED_SECONDS = 3.0
 """Waiting requests needing more than this (at the budget's rate) mean the bot is busy."""
+BACKOFF_MIN = 1.0
+"""The first pause after Discord answers 5xx or cannot be reached; it doubles up to the max."""
 BACKOFF_MAX = 30.0
 FLIGHT_MAX = 300.0
 """A place held by a request that neither answered nor failed in this long (aiohttp's own
@@ -356,7 +358,7 @@ class RestBudget:
         self._probing = False
         if not probe and self._now() < self._paused_until:
             return  # requests sent before the pause failed too: one failure, one backoff
-        self._backoff = min(BACKOFF_MAX, max(1.0, self._backoff * 2))
+        self._backoff = min(BACKOFF_MAX, max(BACKOFF_MIN, self._backoff * 2))
         self._pause(self._backoff * random.uniform(0.5, 1.0))
 
     def _recovered(self) -> None:
