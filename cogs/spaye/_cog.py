@@ -2,7 +2,7 @@
 
 ``/spaye start`` opens the guild's one Späye of the day (``bot.store.days.open_day``) and
 arms its closing (the calendar); ``/daye`` challenges colleagues. Everything after that is
-buttons, selects and a modal, handled by :class:`cogs.spaye._play.SpayeTable`.
+buttons, selects and a modal, handled by :class:`cogs.spaye._table.SpayeTable`.
 
 Tests and tools that need a known deck store a day themselves: build the game with
 ``SpayeGame.with_table(...)`` and pass it with :func:`cogs.spaye._opening.day_meta` to

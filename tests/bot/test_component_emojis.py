@@ -143,12 +143,18 @@ def seated_cogs() -> dict[str, type[SeatedCog]]:
 
 
 SEATED = seated_cogs()
-SETUPS: dict[str, list[dict[str, Any]]] = {
-    "papayoo": [{"rounds": 1}],
-    "speahx": [{}, {"jokers": True}],
-    "spit": [{}, {"piles": 4, "alternate_colors": True, "no_slap": True}],
-}
-"""Options per game (others: none); each is played at the fewest and the most seats."""
+
+
+def option_sets(kind: str) -> list[dict[str, Any]]:
+    """The options of the game's own examples (each once; none: the defaults), each played
+    at the fewest and the most seats."""
+    found: list[dict[str, Any]] = []
+    for _, options in GAMES[kind].examples:
+        if dict(options) not in found:
+            found.append(dict(options))
+    return found or [{}]
+
+
 SEEDS = (1, 2)
 """Each setup is played once, with the next of these seeds (cycling)."""
 MAX_STEPS = 3000
@@ -298,7 +304,7 @@ def test_every_control_of_random_playouts_is_one_discord_takes(kind: str) -> Non
     kit redraws a hand when its player's turn starts or ends, not at every move)."""
     spec = SEATED[kind].spec
     checked = Checked()
-    setups = [(o, p) for o in SETUPS.get(kind, [{}]) for p in seatings(kind)]
+    setups = [(o, p) for o in option_sets(kind) for p in seatings(kind)]
     if len(setups) == 1:
         setups *= 2  # one table only (Spit): played with two seeds
     for number, (options, players) in enumerate(setups):
@@ -385,7 +391,7 @@ def test_the_table_and_its_show_my_hand_button_are_ones_discord_takes(
     cog = SEATED[kind](offline_bot)
     spec = cog.spec
     players = seatings(kind)[0]
-    game = new_game(kind, players, 1, SETUPS.get(kind, [{}])[0])
+    game = new_game(kind, players, 1, option_sets(kind)[0])
     meta = {"locale": locale, "names": names_of(players), "table_id": 5}
     checked = Checked()
     stored = stored_game(kind, game, meta)
