@@ -144,6 +144,7 @@ async def serve(
     page: SandboxPage | None = None
     running = None
     ticker: asyncio.Task[None] | None = None
+    emojis: asyncio.Task[None] | None = None
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     signals = (signal.SIGINT, signal.SIGTERM)
@@ -168,6 +169,8 @@ async def serve(
         await runner.setup()
         await web.SockSite(runner, sock).start()
         ticker = asyncio.create_task(_tick(bot), name="sandbox-timers")
+        if settings.card_emojis:
+            emojis = asyncio.create_task(_keep_emojis(bot, page), name="sandbox-emojis")
         host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(
@@ -196,10 +199,11 @@ async def serve(
         for sig in signals:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.remove_signal_handler(sig)
-        if ticker is not None:
-            ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await ticker
+        for task in (ticker, emojis):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if page is not None:
             await page.close_views()
         if runner is not None:
@@ -217,8 +221,16 @@ async def serve(
 
 def sandbox_settings(database: Path) -> Settings:
     """The bot's settings in the sandbox: its own database, no token, commands for every
-    server (``DEV_GUILD_ID`` would name a server the sandbox does not have)."""
-    return Settings(database_path=database, dev_guild_id=None, discord_token=None)
+    server (``DEV_GUILD_ID`` would name a server the sandbox does not have), and the cards
+    as pictures (``CARD_EMOJIS`` on, whatever the environment says: the page shows the
+    application's emojis, uploaded once and kept with the world)."""
+    return Settings(database_path=database, dev_guild_id=None, discord_token=None, card_emojis=True)
+
+
+async def _keep_emojis(bot: object, page: SandboxPage) -> None:
+    """Save the card emojis in the world once the bot's start-up sync is over."""
+    await bot.card_emojis.done.wait()  # type: ignore[attr-defined]
+    await page.save_emojis()
 
 
 async def _tick(bot: object) -> None:

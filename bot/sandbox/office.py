@@ -21,12 +21,15 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.fakediscord import InteractionResult
 from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser, walk_components
 from bot.sandbox.world import SandboxDiscord
 from bot.spaye_settings import spaye_settings, update_spaye_settings
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
 
 __all__ = ["DayPlayer", "PlayRefused", "Played", "set_up_office"]
 
@@ -50,7 +53,9 @@ def _ephemeral_text(result: InteractionResult) -> str:
     return " ".join(SandboxDiscord.text_of(m) for m in msgs).strip()
 
 
-async def set_up_office(fake: SandboxDiscord, bot: Any, *, timeout: float = ANSWER_TIMEOUT) -> bool:
+async def set_up_office(
+    fake: SandboxDiscord, bot: GamenightBot, *, timeout: float = ANSWER_TIMEOUT
+) -> bool:
     """The owner names #announcements as the channel of the month's titles, as the owner of
     a real office does once: with ``/config announce-channel`` when the bot offers it
     (neither its private answer nor the interaction is kept: a new office is empty), else
@@ -124,7 +129,7 @@ class DayPlayer:
     def __init__(
         self,
         fake: SandboxDiscord,
-        bot: Any,
+        bot: GamenightBot,
         *,
         timeout: float = ANSWER_TIMEOUT,
         wait: float = 60.0,

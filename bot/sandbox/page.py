@@ -15,6 +15,7 @@ Routes (all JSON but the page and its files):
                            (``play`` frames report the moves to every view)
 ``POST /api/user``         a colleague's language or closed DMs
 ``GET /attachments/...``   files the bot attached (pictures are shown inline)
+``GET /emojis/{id}.png``   the application's emojis (the cards' art), as Discord's CDN
 =========================  ===================================================================
 
 A colleague's socket only ever receives what that colleague may see on Discord: the
@@ -30,7 +31,7 @@ import logging
 import mimetypes
 from datetime import UTC, date, datetime, time, timedelta
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import WSMsgType, web
@@ -44,6 +45,9 @@ from bot.sandbox.office import DayPlayer, PlayRefused
 from bot.sandbox.render import RenderContext, render_message, render_modal
 from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
 from bot.spaye_settings import spaye_settings
+
+if TYPE_CHECKING:
+    from bot.client import GamenightBot
 
 __all__ = ["SandboxPage"]
 
@@ -94,7 +98,7 @@ class SandboxPage:
     """Serves the page for one :class:`SandboxDiscord` and the bot running against it."""
 
     def __init__(
-        self, fake: SandboxDiscord, bot: Any, store: WorldStore, clock: SandboxClock
+        self, fake: SandboxDiscord, bot: GamenightBot, store: WorldStore, clock: SandboxClock
     ) -> None:
         self.fake = fake
         self.bot = bot
@@ -119,6 +123,7 @@ class SandboxPage:
         r.add_post("/api/play", self.play_day)
         r.add_post("/api/user", self.change_user)
         r.add_get("/attachments/{attachment_id:\\d+}/{filename}", self.attachment)
+        r.add_get("/emojis/{emoji_id:\\d+}.{ext:png|gif|webp|jpg|jpeg}", self.emoji)
         return app
 
     async def close_views(self) -> None:
@@ -164,6 +169,18 @@ class SandboxPage:
             raise web.HTTPNotFound() from None
         ctype = mimetypes.guess_type(request.match_info["filename"])[0]
         return web.Response(body=data, content_type=ctype or "application/octet-stream")
+
+    async def emoji(self, request: web.Request) -> web.Response:
+        """An application emoji's picture, as Discord's CDN serves it (the bot's card art)."""
+        try:
+            found = self.fake.application_emojis[int(request.match_info["emoji_id"])]
+        except (KeyError, ValueError):
+            raise web.HTTPNotFound() from None
+        return web.Response(
+            body=found.data,
+            content_type=found.content_type,
+            headers={"Cache-Control": "public, max-age=86400, immutable"},
+        )
 
     # -- who is who -----------------------------------------------------------------------
 
@@ -359,6 +376,14 @@ class SandboxPage:
         async with self._save_lock:
             await self.store.save_world(self.fake)
             await self.store.save_messages(self.fake, list(self.fake.messages.values()))
+
+    async def save_emojis(self) -> None:
+        """Keep the application's emojis once the bot has uploaded its card art."""
+        async with self._save_lock:
+            try:
+                await self.store.save_emojis(self.fake)
+            except Exception:
+                log.exception("sandbox: the card emojis could not be saved")
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

@@ -24,6 +24,7 @@ from typing import Any
 
 __all__ = [
     "RenderContext",
+    "emoji_img",
     "render_components",
     "render_embed",
     "render_markdown",
@@ -81,7 +82,7 @@ _USER = re.compile(r"&lt;@!?(\d+)&gt;")
 _ROLE = re.compile(r"&lt;@&amp;(\d+)&gt;")
 _CHANNEL = re.compile(r"&lt;#(\d+)&gt;")
 _TIMESTAMP = re.compile(r"&lt;t:(-?\d+)(?::([tTdDfFR]))?&gt;")
-_EMOJI = re.compile(r"&lt;a?:(\w+):\d+&gt;")
+_EMOJI = re.compile(r"&lt;(a?):(\w+):(\d+)&gt;")
 _SLASH = re.compile(r"&lt;/([\w -]+):\d+&gt;")
 _JUMP = re.compile(
     r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/channels/(?:\d+|@me)/(\d+)(?:/(\d+))?"
@@ -89,6 +90,15 @@ _JUMP = re.compile(
 _MASKED_LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^\s)]+)\)")
 _URL = re.compile(r"(?<![\"'=>])\bhttps?://[^\s<]+[^\s<.,:;\"')\]]")
 _PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+
+
+def emoji_img(emoji_id: Any, name: str, *, animated: bool = False) -> str:
+    """A custom emoji (``<:name:id>`` in text, ``{"id", "name"}`` on a component) as the
+    picture the page serves at ``/emojis/{id}.png`` (``.gif`` when animated)."""
+    digits = "".join(ch for ch in str(emoji_id) if ch.isdigit())
+    label = esc(f":{name}:")
+    ext = "gif" if animated else "png"
+    return f'<img class="emoji" src="/emojis/{digits}.{ext}" alt="{label}" title="{label}">'
 
 
 def _timestamp(seconds: int, style: str | None) -> str:
@@ -128,7 +138,7 @@ def _inline(text: str, ctx: RenderContext, keep: list[str]) -> str:
         out,
     )
     out = _TIMESTAMP.sub(lambda m: stash(_timestamp(int(m[1]), m[2])), out)
-    out = _EMOJI.sub(lambda m: f":{m[1]}:", out)
+    out = _EMOJI.sub(lambda m: stash(emoji_img(m[3], m[2], animated=bool(m[1]))), out)
     out = _SLASH.sub(lambda m: stash(f'<span class="mention">/{m[1]}</span>'), out)
 
     def jump_html(channel_id: str, message_id: str | None, label: str | None = None) -> str:
@@ -362,7 +372,7 @@ def _emoji(comp: Mapping[str, Any]) -> str:
     if not name:
         return ""
     if emoji.get("id"):
-        return f'<span class="emoji">:{esc(name)}:</span>'
+        return emoji_img(emoji["id"], str(name), animated=bool(emoji.get("animated")))
     return f'<span class="emoji">{esc(name)}</span>'
 
 

@@ -7,9 +7,10 @@
 - message times follow the sandbox clock (:class:`SandboxClock`), so a day moved forward
   reads as one;
 - the world (the server, its channels, the colleagues, every message and attached file, the
-  clock's advance) is kept in tables ``sandbox_*`` of the sandbox's database, next to the
-  bot's own tables, so a restarted sandbox shows the same channel with the same ids: old
-  buttons keep working, as they do for a real bot restarted on Discord.
+  application's emojis, the clock's advance) is kept in tables ``sandbox_*`` of the
+  sandbox's database, next to the bot's own tables, so a restarted sandbox shows the same
+  channel with the same ids: old buttons keep working and old messages keep their card
+  pictures, as they do for a real bot restarted on Discord.
 """
 
 from __future__ import annotations
@@ -366,6 +367,8 @@ class WorldStore:
         self.path = path
         self._conn: aiosqlite.Connection | None = None
         self._saved_files: set[int] = set()
+        self._saved_emojis: frozenset[tuple[int, str]] | None = None
+        """The application emojis last saved (id, name), so unchanged ones are not rewritten."""
 
     async def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -395,6 +398,13 @@ class WorldStore:
         if row is None:
             return False
         fake.load_world(json.loads(row[0]))
+        async with self.conn.execute(
+            "SELECT value FROM sandbox_world WHERE key = 'emojis'"
+        ) as cursor:
+            emojis = await cursor.fetchone()
+        if emojis is not None:
+            fake.load_application_emojis(json.loads(emojis[0]))
+            self._saved_emojis = _emoji_keys(fake)
         async with self.conn.execute("SELECT id, data FROM sandbox_attachments") as cursor:
             async for att_id, data in cursor:
                 fake.attachment_data[int(att_id)] = bytes(data)
@@ -426,6 +436,22 @@ class WorldStore:
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (json.dumps(fake.world_json()),),
         )
+        await self.save_emojis(fake)
+
+    async def save_emojis(self, fake: SandboxDiscord) -> bool:
+        """Keep the application's emojis (the bot's card art, uploaded at its first start), so
+        a restarted sandbox uploads none and old messages keep their pictures. Written only
+        when they changed; ``True`` when written."""
+        keys = _emoji_keys(fake)
+        if keys == self._saved_emojis:
+            return False
+        await self.conn.execute(
+            "INSERT INTO sandbox_world (key, value) VALUES ('emojis', ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (json.dumps(fake.application_emojis_json()),),
+        )
+        self._saved_emojis = keys
+        return True
 
     async def save_messages(self, fake: SandboxDiscord, messages: list[FakeMessage]) -> None:
         rows = [
@@ -459,3 +485,7 @@ class WorldStore:
             "sandbox messages saved",
             extra={"count": len(rows), "ms": round((time.monotonic() - started) * 1000, 1)},
         )
+
+
+def _emoji_keys(fake: SandboxDiscord) -> frozenset[tuple[int, str]]:
+    return frozenset((e.id, e.name) for e in fake.application_emojis.values())
