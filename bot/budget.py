@@ -28,6 +28,9 @@ bot's HTTP session makes:
   burst when Discord comes back.
 - **Capacity.** :meth:`RestBudget.congested` says when waiting requests already need more
   than a couple of seconds: new tables then wait in their lobby (running games first).
+- **Shared by processes.** Discord's global limit is per token, however many processes
+  (shards) use it: each process paces at its ``share`` of the rate (``REST_SHARE``, by
+  default its part of the shards), so that the processes together stay under the limit.
 
 It plugs into discord.py as an ``aiohttp.TraceConfig`` (``http_trace``): its start hook runs
 before each request (discord.py's retries included) is sent. One log line a minute says how
@@ -157,12 +160,18 @@ class RestBudget:
         self,
         rate: float = DISCORD_GLOBAL_LIMIT * DEFAULT_SHARE,
         *,
+        share: float = 1.0,
         now: Callable[[], float] = time.monotonic,
         report_every: float = REPORT_EVERY,
     ) -> None:
         if rate <= 0:
             raise ValueError("the REST budget needs a positive rate")
-        self.rate = rate
+        if not 0 < share <= 1:
+            raise ValueError("a process's share of the REST budget is in (0, 1]")
+        self.share = share
+        """This process's part of the token's rate (the other processes on the token have
+        the rest)."""
+        self.rate = rate * share
         self.capacity = max(1, int(rate * WINDOW))
         self._now = now
         self._sent: deque[float] = deque()
@@ -410,7 +419,8 @@ class RestBudget:
             extra={
                 "calls_per_s": round(sent / seconds, 1),
                 "worst_second": worst,
-                "limit_per_s": self.rate,
+                "limit_per_s": round(self.rate, 2),
+                "share": self.share,
                 "used_pct": round(100 * sent / seconds / self.rate),
                 "waiting": len(self._waiters),
                 "max_wait_ms": round(self.figures.max_wait * 1000),

@@ -1,4 +1,9 @@
-"""A discord.py client connected to the fake Discord (``fake.run_client(client)``)."""
+"""A discord.py client connected to the fake Discord (``fake.run_client(client)``).
+
+A sharded client (:class:`discord.AutoShardedClient`, or a ``Client`` given ``shard_id``)
+is ready when every guild of its shards is; several clients on one fake (processes running
+different shards of one token) each wait for their own guilds and crash on their own.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ import time
 from typing import TYPE_CHECKING
 
 import discord
+
+from .gateway import shard_of
 
 if TYPE_CHECKING:
     from .driver import FakeDiscord
@@ -48,19 +55,46 @@ class RunningClient:
             self.client._connection.guild_ready_timeout = self.guild_ready_timeout
         self.task = asyncio.create_task(self.client.start(self.token), name="fake-discord-client")
         deadline = time.monotonic() + self.ready_timeout
-        wanted = set(self.fake.guilds)
         while True:
             if self.task.done():
                 exc = self.task.exception()
                 raise RuntimeError(f"client stopped before it was ready: {exc!r}") from exc
             if self.client.is_ready():
                 present = {g.id for g in self.client.guilds if not g.unavailable}
-                if wanted <= present:
+                if self.wanted_guilds() <= present:
                     return
             if time.monotonic() > deadline:
                 await self.crash()
                 raise TimeoutError(f"client not ready after {self.ready_timeout}s")
             await asyncio.sleep(0.01)
+
+    def shard_ids(self) -> set[int] | None:
+        """The shards the client runs (``None``: unsharded, every guild)."""
+        client = self.client
+        count = client.shard_count
+        if not count:
+            return None
+        if isinstance(client, discord.AutoShardedClient):
+            return set(client.shard_ids or range(count))
+        return {client.shard_id or 0}
+
+    def wanted_guilds(self) -> set[int]:
+        """The fake's guilds the client gets (those of its shards)."""
+        ids = self.shard_ids()
+        count = self.client.shard_count or 1
+        return {g for g in self.fake.guilds if ids is None or shard_of(g, count) in ids}
+
+    def websockets(self) -> list[discord.gateway.DiscordWebSocket]:
+        """The client's gateway connections (one per shard)."""
+        client = self.client
+        if isinstance(client, discord.AutoShardedClient):
+            return [info._parent.ws for info in client.shards.values()]
+        ws = client.ws
+        return [] if ws is None else [ws]
+
+    def session_ids(self) -> set[str]:
+        """The ids of the client's gateway sessions at the fake."""
+        return {ws.session_id for ws in self.websockets() if ws.session_id}
 
     async def close(self) -> None:
         """Clean shutdown: the client's own close(), then its task ends."""
@@ -85,12 +119,16 @@ class RunningClient:
             return
         self.crashed = True
         client = self.client
+        sockets = self.websockets()
+        mine = self.session_ids()
         if self.task is not None and not self.task.done():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
-        ws = client.ws
-        if ws is not None:
+        if isinstance(client, discord.AutoShardedClient):
+            for info in client.shards.values():
+                info._parent._cancel_task()  # each shard reads its socket in its own task
+        for ws in sockets:
             keep_alive = getattr(ws, "_keep_alive", None)
             if keep_alive is not None:
                 keep_alive.stop()
@@ -101,8 +139,11 @@ class RunningClient:
                     transport.abort()
         with contextlib.suppress(Exception):
             await client.http.close()
-        # Give the fake a moment to notice the dropped socket.
+        # Give the fake a moment to notice the dropped sockets (this client's only: another
+        # client on the fake keeps its own).
         for _ in range(100):
-            if not any(s.connected for s in self.fake.sessions):
+            if not any(
+                s.connected and (not mine or s.session_id in mine) for s in self.fake.sessions
+            ):
                 break
             await asyncio.sleep(0.01)

@@ -12,6 +12,11 @@ Example::
         result = await fake.slash(ana, general, "ping")
         assert result.content == "pong"
 
+Shards: ``fake.add_guild("Far", shard=(1, 2))`` makes a guild whose events go to shard 1 of
+2; two sharded bots on one token (two processes) run at once, each in its own
+``run_client`` block, and each user action reaches the bot whose shard gets it (DMs: shard
+0). The world, the interactions and the call log are the fake's, shared by the clients.
+
 `FakeDiscord` adds world building, reading and the call log to `FakeDiscordServer`;
 users act through its mixins of `user_commands.py` (slash commands, autocomplete,
 context menus) and `user_actions.py` (buttons, selects, modals, messages).
@@ -31,7 +36,7 @@ from typing import Any
 import discord
 
 from .client import RunningClient as RunningClient
-from .gateway import INTENT_GUILD_MEMBERS
+from .gateway import INTENT_GUILD_MEMBERS, shard_of
 from .models import (
     DEFAULT_EVERYONE_PERMISSIONS,
     ButtonInfo,
@@ -76,9 +81,18 @@ class FakeDiscord(UserCommandsMixin, UserActionsMixin, FakeDiscordServer):
         *,
         locale: str = "en-US",
         owner: FakeUser | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
+        """A guild; ``shard=(id, count)``: one whose events go to that shard of ``count``."""
+        guild_id = self.snowflake()
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ValueError(f"no shard {shard_id} among {count}")
+            while shard_of(guild_id, count) != shard_id:  # the next millisecond's ids
+                guild_id = self.snowflake()
         guild = FakeGuild(
-            id=self.snowflake(), name=name, locale=locale, owner_id=owner.id if owner else None
+            id=guild_id, name=name, locale=locale, owner_id=owner.id if owner else None
         )
         guild.roles.append(
             FakeRole(

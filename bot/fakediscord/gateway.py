@@ -1,14 +1,25 @@
 """The fake's gateway: the websocket a discord.py client connects to, its sessions (which
-outlive their socket for RESUME) and the events broadcast to them."""
+outlive their socket for RESUME) and the events broadcast to them.
+
+Shards, as Discord does: a session identifies with ``shard: [id, count]`` (``[0, 1]``
+without), and gets a guild (GUILD_CREATE, its messages, interactions and other events) only
+when ``(guild_id >> 22) % count == id``; DMs (their messages and interactions) go to shard 0
+only. Each session routes by its own count, so sessions with different counts (resharding)
+work, and events can reach two sessions or none, as at Discord. Two sessions of the same
+shard both get its events (Discord does not end the first: a bot run twice answers twice, and
+the slower answer to an interaction is refused as already acknowledged).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
@@ -33,6 +44,21 @@ INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
 INTENT_MESSAGE_CONTENT = 1 << 15
 
+GUILDS_PER_SHARD = 1000
+"""GET /gateway/bot recommends a shard per this many guilds (Discord's rule of thumb)."""
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that gets a guild's events, out of ``shard_count`` (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
+
+def event_guild_id(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event is about (``None``: a DM, or no guild)."""
+    raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else None
+    raw = raw if raw is not None else data.get("guild_id")
+    return None if raw is None else int(raw)
+
 
 class GatewaySession:
     """One identified gateway session; it outlives its socket for RESUME."""
@@ -52,6 +78,13 @@ class GatewaySession:
     @property
     def connected(self) -> bool:
         return self.ws is not None and not self.ws.closed
+
+    def routes(self, guild_id: int | None) -> bool:
+        """Whether this session gets the events of ``guild_id`` (``None``: DMs, shard 0)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
 
     async def send(self, frame: dict[str, Any]) -> None:
         ws = self.ws
@@ -78,6 +111,8 @@ class GatewayMixin:
     application_flags: int
     heartbeat_interval_ms: int
     heartbeat_ack_delay: float
+    recommended_shards: int | None = None
+    """What GET /gateway/bot recommends; ``None``: one shard per 1,000 guilds (at least 1)."""
     guilds: dict[int, FakeGuild]
     sessions: list[GatewaySession]
     gateway_connects: int
@@ -101,9 +136,36 @@ class GatewayMixin:
                 return session
         return None
 
-    async def broadcast(self, event: str, data: dict[str, Any], *, intent: int = 0) -> None:
-        for session in self.sessions:
-            if session.connected and (intent == 0 or session.intents & intent):
+    def sessions_for(self, guild: FakeGuild | int | None) -> list[GatewaySession]:
+        """The open sessions that get a guild's events (``None``: DMs, shard 0's sessions)."""
+        guild_id = guild.id if isinstance(guild, FakeGuild) else guild
+        return [s for s in self.sessions if s.connected and s.routes(guild_id)]
+
+    def _no_session(self, guild: FakeGuild | None) -> str:
+        """Why an interaction in ``guild`` (``None``: a DM) has nobody to go to."""
+        live = [s.shard for s in self.sessions if s.connected]
+        if not live:
+            return "no bot is connected to the fake gateway (use fake.run_client(bot))"
+        where = "DMs (shard 0)" if guild is None else f"guild {guild.id}"
+        return f"no connected shard gets {where}; connected shards [id, count]: {live}"
+
+    def shard_of(self, guild: FakeGuild | int, shard_count: int) -> int:
+        """The shard of ``shard_count`` that gets the guild's events."""
+        return shard_of(guild.id if isinstance(guild, FakeGuild) else guild, shard_count)
+
+    async def broadcast(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        intent: int = 0,
+        guild_id: int | EllipsisType | None = ...,
+    ) -> None:
+        """Dispatch to the open sessions that get the event: those of its guild's shard
+        (``guild_id``, by default read from the event), shard 0 for a DM's."""
+        target = event_guild_id(event, data) if guild_id is ... else guild_id
+        for session in self.sessions_for(target):
+            if intent == 0 or session.intents & intent:
                 await session.dispatch(event, data)
 
     # ------------------------------------------------------------------ gateway
@@ -116,7 +178,7 @@ class GatewayMixin:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shard_count(),
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -125,6 +187,11 @@ class GatewayMixin:
                 },
             }
         )
+
+    def recommended_shard_count(self) -> int:
+        if self.recommended_shards is not None:
+            return self.recommended_shards
+        return max(1, math.ceil(len(self.guilds) / GUILDS_PER_SHARD))
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         # discord.py connects with ?v=10&encoding=json&compress=zlib-stream; the fake
@@ -184,15 +251,23 @@ class GatewayMixin:
         if not token or (self.token is not None and token != self.token):
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
+        try:
+            shard = [int(x) for x in data.get("shard") or [0, 1]]
+        except (TypeError, ValueError):
+            shard = []
+        if len(shard) != 2 or shard[1] < 1 or not 0 <= shard[0] < shard[1]:
+            await ws.close(code=4010, message=b"Invalid shard.")
+            return None
         self.identifies += 1
         session = GatewaySession(
             session_id=secrets.token_hex(16),
             token=token,
             intents=int(data.get("intents") or 0),
-            shard=list(data.get("shard") or [0, 1]),
+            shard=shard,
         )
         session.ws = ws
         self.sessions.append(session)
+        guilds = [g for g in self.guilds.values() if session.routes(g.id)]
         user = self.bot_user.to_json() | {
             "verified": True,
             "mfa_enabled": False,
@@ -204,7 +279,7 @@ class GatewayMixin:
             {
                 "v": 10,
                 "user": user,
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds.values()],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "session_id": session.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": self.gateway_url,
@@ -219,7 +294,7 @@ class GatewayMixin:
                 "auth": {},
             },
         )
-        for guild in self.guilds.values():
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild.to_gateway_json())
         session.ready.set()
         return session

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -49,7 +50,14 @@ class MessagesMixin:
 
     if TYPE_CHECKING:
 
-        async def broadcast(self, event: str, data: dict[str, Any], *, intent: int = 0) -> None: ...
+        async def broadcast(
+            self,
+            event: str,
+            data: dict[str, Any],
+            *,
+            intent: int = 0,
+            guild_id: int | EllipsisType | None = ...,
+        ) -> None: ...
 
         def _require_bot_auth(self, request: web.Request) -> None: ...
 
@@ -145,8 +153,10 @@ class MessagesMixin:
             msg.channel.is_dm or msg.author is self.bot_user or self.bot_user in msg.mentions
         )
         blank = full | {"content": "", "embeds": [], "attachments": [], "components": []}
+        guild_id = msg.channel.guild.id if msg.channel.guild is not None else None
         for session in self.sessions:
-            if session.connected and session.intents & intent:
+            # A guild's messages go to its shard's sessions, DMs to shard 0's.
+            if session.connected and session.intents & intent and session.routes(guild_id):
                 can_read = session.intents & INTENT_MESSAGE_CONTENT or not private
                 await session.dispatch(event, full if can_read else blank)
 

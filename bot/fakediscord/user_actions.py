@@ -41,7 +41,9 @@ class UserActionsMixin:
 
     if TYPE_CHECKING:
 
-        def active_session(self) -> GatewaySession | None: ...
+        def sessions_for(self, guild: FakeGuild | int | None) -> list[GatewaySession]: ...
+
+        def _no_session(self, guild: FakeGuild | None) -> str: ...
 
         def _schedule_late_check(self, inter: FakeInteraction) -> None: ...
 
@@ -116,15 +118,16 @@ class UserActionsMixin:
         timeout: float,
         settle: float,
     ) -> InteractionResult:
-        session = self.active_session()
-        if session is None:
-            raise RuntimeError("no bot is connected to the fake gateway (use fake.run_client(bot))")
+        sessions = self.sessions_for(inter.guild)  # its guild's shard; DMs: shard 0
+        if not sessions:
+            raise RuntimeError(self._no_session(inter.guild))
         payload = self._base_payload(inter)
         self.interactions[inter.id] = inter
         result = InteractionResult(cast("FakeDiscord", self), inter)
         inter.dispatched_mono = time.monotonic()
         self._schedule_late_check(inter)
-        await session.dispatch("INTERACTION_CREATE", payload)
+        for session in sessions:
+            await session.dispatch("INTERACTION_CREATE", payload)
         deadline = inter.dispatched_mono + timeout
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(inter.answered.wait(), max(0.0, deadline - time.monotonic()))
