@@ -17,6 +17,20 @@ description need nothing more than catalog entries under derived keys::
 Parameter texts and choice names are translated only when declared with
 ``app_commands.locale_str("English text")`` (optionally ``key="..."`` to pick the key; choices
 need one). Game terms stay as the rules name them: däye, nikäye, Späye, Papayoo, Speah!.
+
+Plurals: a placeholder followed by ``:plural:`` and two forms, singular then plural, picks the
+form that agrees with its number, and shows only that form::
+
+    "{count} {count:plural:card|cards} left"          -> "1 card left", "0 cards left"
+    "{count} {count:plural:carte|cartes} restante{count:plural:|s}"  -> "0 carte restante"
+    "{players} {count:plural:wins|win}"               -> "@Ana wins", "@Ana and @Bob win"
+
+English takes the singular for 1 only, French for 0 and 1 (any number below 2). The number
+may also be a list or another sized value (its length counts). A form holds no ``{``, ``}``,
+``|`` or ``:``; an empty form is allowed (``{n:plural:|s}``). The plural's number is a
+placeholder like any other (:func:`placeholders`): en and fr name the same ones, each
+language choosing where it needs a plural. The catalog tests check every plural has two
+forms and that no text writes one by hand ("card(s)").
 """
 
 from __future__ import annotations
@@ -24,9 +38,9 @@ from __future__ import annotations
 import json
 import logging
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sized
 from pathlib import Path
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Final, Literal, Protocol, TypeAlias
 
 import discord
 from discord import app_commands
@@ -44,6 +58,7 @@ __all__ = [
     "locale_for_user",
     "normalize_locale",
     "placeholders",
+    "plural_forms",
     "t",
 ]
 
@@ -84,7 +99,57 @@ class _KeepMissing(dict[str, Any]):
 
     def __missing__(self, key: str) -> str:
         log.warning("missing translation parameter", extra={"param": key})
-        return "{" + key + "}"
+        return _Missing("{" + key + "}")
+
+
+PLURAL: Final = "plural:"
+"""The format spec that starts a plural choice (see the module docstring)."""
+
+
+def plural_forms(spec: str) -> tuple[str, str] | None:
+    """The (singular, plural) forms of a ``plural:one|other`` format spec; ``None`` for any
+    other spec, and :class:`ValueError` for a plural spec without exactly two forms."""
+    if not spec.startswith(PLURAL):
+        return None
+    forms = spec.removeprefix(PLURAL).split("|")
+    if len(forms) != 2:
+        raise ValueError(f"a plural takes two forms (one|other), not {spec!r}")
+    return forms[0], forms[1]
+
+
+def is_singular(value: Any, lang: Lang) -> bool:
+    """Whether ``value`` takes the singular in ``lang`` (a sized value counts its items)."""
+    if isinstance(value, Sized) and not isinstance(value, str):
+        value = len(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return abs(number) < 2 if lang == "fr" else number == 1
+
+
+class _Formatter(string.Formatter):
+    """``str.format_map`` plus the plural specs of the catalogs."""
+
+    def __init__(self, lang: Lang) -> None:
+        self.lang = lang
+
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        if isinstance(key, int):
+            return super().get_value(key, args, kwargs)
+        return kwargs[key]
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        forms = plural_forms(format_spec)
+        if forms is None:
+            return str(super().format_field(value, format_spec))
+        if isinstance(value, _Missing):
+            return str(value)
+        return forms[0] if is_singular(value, self.lang) else forms[1]
+
+
+class _Missing(str):
+    """A parameter missing from a ``t()`` call: shown as its placeholder."""
 
 
 def normalize_locale(value: str | discord.Locale | None) -> Lang:
@@ -105,8 +170,10 @@ def t(key: str, locale: str | discord.Locale | None = DEFAULT_LOCALE, /, **param
     if not params:
         return text
     try:
+        if PLURAL in text:
+            return _Formatter(lang).vformat(text, (), _KeepMissing(params))
         return text.format_map(_KeepMissing(params))
-    except (ValueError, IndexError, AttributeError):
+    except (ValueError, IndexError, AttributeError, KeyError):
         log.exception("bad translation template", extra={"key": key, "locale": lang})
         return text
 

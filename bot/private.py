@@ -20,6 +20,9 @@ ephemerally with what the renderer registered for the kind returns::
     def render_hand(stored: StoredGame, user_id: int, locale: Lang) -> PrivateRender:
         view = stored.game.view(str(user_id))        # raise IllegalAction for non-players
         return text, embed, None
+
+``register_renderer(kind, render, shown=...)`` may also name what to do once a copy is
+shown (the seated kit keeps one live copy of each hand: the one before is retired).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ __all__ = [
     "CLOSED_MEMORY",
     "DMS_CLOSED",
     "HandButton",
+    "HandShown",
     "PrivateMessenger",
     "PrivateRender",
     "PrivateRenderer",
@@ -67,6 +71,11 @@ PrivateRenderer: TypeAlias = Callable[
     [StoredGame, int, Lang], PrivateRender | Awaitable[PrivateRender]
 ]
 """``(stored_game, user_id, locale) -> (content, embed, view)``; may be async."""
+HandShown: TypeAlias = Callable[
+    [StoredGame, discord.Interaction[Any], discord.Message | None], None
+]
+"""``(stored_game, interaction, message)``: "Show my hand" was answered with ``message`` (when
+Discord named it), e.g. so that the kind keeps one live copy of each hand."""
 
 
 def hand_key(kind: str, game_id: int) -> str:
@@ -82,6 +91,7 @@ class PrivateMessenger:
         self._store = store
         self._games = games
         self.renderers: dict[str, PrivateRenderer] = {}
+        self.shown: dict[str, HandShown] = {}
         self._dms: dict[int, int] = {}
         self._opening: dict[int, asyncio.Future[discord.DMChannel]] = {}
         self._closed: dict[int, float] = {}
@@ -154,12 +164,17 @@ class PrivateMessenger:
         except Exception:
             log.exception("could not remember a DM channel", extra={"user_id": user_id})
 
-    def register_renderer(self, kind: str, renderer: PrivateRenderer) -> None:
-        """What "Show my hand" shows for games of ``kind``."""
+    def register_renderer(
+        self, kind: str, renderer: PrivateRenderer, *, shown: HandShown | None = None
+    ) -> None:
+        """What "Show my hand" shows for games of ``kind`` (``shown``: told of each copy)."""
         self.renderers[kind] = renderer
+        if shown is not None:
+            self.shown[kind] = shown
 
     def unregister_renderer(self, kind: str) -> None:
         self.renderers.pop(kind, None)
+        self.shown.pop(kind, None)
 
     def hand_button(
         self, kind: str, game_id: int, locale: str, *, row: int | None = None
@@ -282,7 +297,10 @@ class PrivateMessenger:
             return
         if content is None and embed is None:
             content = t("private.nothing_to_show", locale)
-        await respond(interaction, content, embed=embed, view=view, ephemeral=True)
+        message = await respond(interaction, content, embed=embed, view=view, ephemeral=True)
+        shown = self.shown.get(kind)
+        if shown is not None:
+            shown(stored, interaction, message)
         await self._store.discard(interaction.user.id, hand_key(kind, game_id))
 
 

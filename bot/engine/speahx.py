@@ -102,7 +102,10 @@ turn), announcements (the speah / torkel events of the turn in progress, else of
 turn), loser (None until over). ``view(player)`` adds ``you``: id, hand (sorted by rank, then
 suit S H D C, jokers last), legal_actions, table_positions, chance (the chance cards drawn
 this turn and still unplayed, latest last), turned (the unplayable table card awaiting the
-show decision, else None).
+show decision, else None), drawn (the cards the player's latest refill took from the stock,
+sorted as the hand, from the end of that turn until their next turn starts; else ``[]``, so
+always ``[]`` for the player to act: the ``refill`` event only counts them, and no other
+view names them).
 
 ``result()``: ranking (finishing order, groups of one, loser last), loser, scores {id: place}.
 
@@ -285,6 +288,7 @@ class Speahx(Game):
         "_phase",
         "_pile",
         "_players",
+        "_refilled",
         "_removed",
         "_rng",
         "_seat",
@@ -338,6 +342,9 @@ class Speahx(Game):
         """Turns finished so far."""
         self._last_turn: dict[str, Any] | None = None
         self._last: list[Event] = []
+        self._refilled: list[list[str]] = [[] for _ in range(n)]
+        """Per seat, the cards its latest refill drew from the stock (sorted), until that
+        seat's next turn starts: only its own ``view`` names them."""
 
     # ------------------------------------------------------------------ setup
 
@@ -406,6 +413,7 @@ class Speahx(Game):
                 "events": _copy_events(self._last_turn["events"]),
             },
             "last": _copy_events(self._last),
+            "refilled": [list(r) for r in self._refilled],
         }
 
     @classmethod
@@ -440,6 +448,9 @@ class Speahx(Game):
             else {"player": last_turn["player"], "events": _copy_events(last_turn["events"])}
         )
         game._last = _copy_events(data["last"])
+        refilled = data.get("refilled")  # absent from games saved before it: none drawn
+        if refilled is not None:
+            game._refilled = [sort_cards([str(c) for c in r]) for r in refilled]
         return game
 
     # --------------------------------------------------------------- queries
@@ -1045,10 +1056,13 @@ class Speahx(Game):
         hand = self._hands[seat]
         stock = self._stock
         take = min(HAND - len(hand), len(stock))
+        self._refilled[seat] = []
         if take > 0:
-            hand.extend(stock[-take:])
+            drawn = sort_cards(stock[-take:])
+            hand.extend(drawn)
             del stock[-take:]
             hand.sort(key=ORDER.__getitem__)
+            self._refilled[seat] = drawn
             events.append({"type": "refill", "player": player, "count": take, "stock": len(stock)})
         if not hand and all(c is None for c in self._table[seat]):
             self._out.append(seat)
@@ -1066,6 +1080,7 @@ class Speahx(Game):
             while nxt in out:
                 nxt = (nxt + 1) % n
             self._turn = nxt
+            self._refilled[nxt] = []  # their turn: what they drew is in their hand now
             events.append({"type": "turn", "player": self._players[nxt]})
 
     def _ranking(self) -> list[list[str]]:
@@ -1130,6 +1145,7 @@ class Speahx(Game):
             "table_positions": self._table_cards(seat),
             "chance": list(self._chance) if mine else [],
             "turned": self._turned or None if mine else None,
+            "drawn": list(self._refilled[seat]),
         }
         return view
 

@@ -22,10 +22,11 @@ log = logging.getLogger("gamenight.seated")
 class AbandonRoom(PublishRoom):
     """Abandon, asked then confirmed (its buttons are the game's: ``abandon`` / ``keep``)."""
 
-    async def ask_abandon(self, interaction: discord.Interaction[Any], game_id: int | None) -> None:
-        """``/<game> abandon``: the host or a manager is asked to confirm."""
+    async def ask_abandon(self, interaction: discord.Interaction[Any], number: int | None) -> None:
+        """``/<game> abandon [game]``: the host or a manager is asked to confirm. ``number``
+        is the game's number as players see it in this server (``Papayoo #4``)."""
         locale = locale_for_user(interaction)
-        target = await self._game_to_abandon(interaction, game_id, locale)
+        target = await self._game_to_abandon(interaction, number, locale)
         if target is None:
             return
         if not self._may_abandon(interaction, target):
@@ -38,7 +39,7 @@ class AbandonRoom(PublishRoom):
         name = self.render.name(locale)
         await respond(
             interaction,
-            t("seated.abandon_confirm", locale, game=name, game_id=target.id),
+            t("seated.abandon_confirm", locale, game=name, game_id=target.shown_number),
             view=GameView(
                 GameButton(
                     self.kind,
@@ -58,18 +59,19 @@ class AbandonRoom(PublishRoom):
         )
 
     async def _game_to_abandon(
-        self, interaction: discord.Interaction[Any], game_id: int | None, locale: Lang
+        self, interaction: discord.Interaction[Any], number: int | None, locale: Lang
     ) -> StoredGame | None:
         name = self.render.name(locale)
-        if game_id is not None:
-            stored = await self.bot.store.games.get(game_id)
-            if (
-                stored is None
-                or stored.kind != self.kind
-                or stored.guild_id != interaction.guild_id
-            ):
+        if number is not None:
+            guild = interaction.guild_id
+            stored = (
+                None
+                if guild is None
+                else await self.bot.store.games.by_number(guild, self.kind, number)
+            )
+            if stored is None:
                 await self.say(
-                    interaction, t("seated.abandon_unknown", locale, game=name, game_id=game_id)
+                    interaction, t("seated.abandon_unknown", locale, game=name, game_id=number)
                 )
                 return None
             if not stored.is_active:
@@ -84,7 +86,7 @@ class AbandonRoom(PublishRoom):
         if not running:
             await self.say(interaction, t("seated.abandon_none", locale, game=name))
         else:
-            numbers = ", ".join(f"#{g.id}" for g in reversed(running))
+            numbers = ", ".join(f"#{g.shown_number}" for g in reversed(running))
             await self.say(interaction, t("seated.abandon_which", locale, game=name, games=numbers))
         return None
 
@@ -108,17 +110,17 @@ class AbandonRoom(PublishRoom):
         by = mention(str(interaction.user.id))
         await update_message(
             interaction,
-            t("seated.abandon_done_you", locale, game=name, game_id=ended.id),
+            t("seated.abandon_done_you", locale, game=name, game_id=ended.shown_number),
             view=GameView(),
         )
-        note = t("seated.abandoned", public, game=name, game_id=ended.id, player=by)
+        note = t("seated.abandoned", public, game=name, game_id=ended.shown_number, player=by)
         self.live(ended.id).last = {
             lang: [
                 t(
                     "seated.abandoned",
                     lang,
                     game=self.render.name(lang),
-                    game_id=ended.id,
+                    game_id=ended.shown_number,
                     player=by,
                 )
             ]

@@ -23,13 +23,14 @@ from bot.engine import Event, IllegalAction
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, normalize_locale, t
 from bot.present import refusal
+from bot.seated.controls import hand_controls
 from bot.seated.editor import MessageEditor
 from bot.seated.notices import TurnNotices
 from bot.seated.order import ArrivalOrder
 from bot.seated.render import SeatedRenderer
 from bot.seated.spec import TURN_SECONDS, SeatedSpec
 from bot.storage import PlayerResult, StoredGame, default_results
-from bot.ui import say
+from bot.ui import PayloadView, say
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -47,6 +48,8 @@ class Copy:
 
     interaction: discord.Interaction[Any]
     expires: float
+    message_id: int | None = None
+    """The message the token edits, when known (an ephemeral copy of a hand)."""
 
 
 @dataclass
@@ -58,6 +61,8 @@ class Live:
     deadline: datetime | None = None
     deadline_known: bool = False
     copies: dict[str, Copy] = field(default_factory=dict)
+    """Each player's live ephemeral copy of their hand ("Show my hand"): the newest one; the
+    copy before it was retired (:meth:`bot.seated.table.TableRoom.new_copy`)."""
     dm_tokens: dict[str, Copy] = field(default_factory=dict)
     """Each player's latest click on their DM hand: its token edits that hand for free."""
     table_token: Copy | None = None
@@ -156,6 +161,14 @@ class SeatedBase(commands.Cog):
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+    def controls(
+        self, stored: StoredGame, player: str, locale: Lang, *, page: int = 0
+    ) -> PayloadView | None:
+        """``player``'s hand controls now (``None``: nothing to do), page ``page`` of a hand
+        too big for one message: the kit's card buttons and menus by default."""
+        view = self.named(stored, stored.game.view(player))
+        return hand_controls(self.kind, stored.id, view, self.render, locale, page=page)
 
     def public(self, stored: StoredGame) -> dict[str, Any]:
         """``stored.game.public_view()``, computed once per version of a live game (each

@@ -92,7 +92,7 @@ class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom):
         games.register_kind(self.kind, results=self.results)
         self.bot.actions.register(self.lobby_buttons, self.on_lobby_press)
         self.bot.actions.register(self.kind, self.on_press)
-        self.bot.private.register_renderer(self.kind, self.render_hand)
+        self.bot.private.register_renderer(self.kind, self.render_hand, shown=self.hand_shown)
         self.bot.timers.register(self.turn_timer(), self.on_turn_timer)
         self.bot.timers.register(self.warn_timer(), self.on_warn_timer)
         self.bot.timers.register(self.lobby_timer(), self.on_lobby_timer)

@@ -4,8 +4,11 @@ A player's controls are built from ``view(p)["you"]["legal_actions"]`` alone:
 
 - a multi-card choice the renderer declares (:class:`MultiPick`, e.g. Papayoo's pass): one
   select whose submission is the whole choice;
-- a hand of at most 20 cards where every legal action plays one card: the hand as buttons
-  (the cards that may not be played now disabled);
+- a hand of at most 20 cards where every legal action plays one card: the hand as buttons,
+  sorted by suit then rank, a row per suit where that fits in five rows (a long suit takes
+  two rows; when it does not fit, the shortest neighbouring suits share rows), each card with
+  its art (:func:`bot.emojis.card_emoji`) and its suit's colour, the cards that may not be
+  played now grey and disabled;
 - up to 20 legal actions: one button each;
 - more: selects of 25 actions, four to a page, with page buttons (a Speahx hand of 40 cards
   still reaches every legal group).
@@ -40,7 +43,7 @@ class Label:
     """How one control reads: a button's or a select option's text, emoji and style."""
 
     text: str
-    emoji: str | None = None
+    emoji: str | discord.PartialEmoji | None = None
     style: discord.ButtonStyle = discord.ButtonStyle.secondary
     description: str | None = None
 
@@ -60,7 +63,20 @@ class ControlLabels(Protocol):
     """What the controls ask of a game's renderer (:class:`bot.seated.render.SeatedRenderer`
     answers it)."""
 
-    def card(self, code: str) -> str: ...
+    def card_label(self, code: str, view: Mapping[str, Any]) -> Label:
+        """A card on a button: its art and rank (or its text when it has no art), its suit's
+        style."""
+        ...
+
+    def card_option(self, code: str, view: Mapping[str, Any]) -> Label:
+        """A card in a select: its art and its full text."""
+        ...
+
+    def card_group(self, code: str) -> str:
+        """The row a card's button goes in (its suit)."""
+        ...
+
+    def hand_order(self, hand: Sequence[str]) -> list[str]: ...
 
     def action_card(self, action: Mapping[str, Any]) -> str | None: ...
 
@@ -92,6 +108,33 @@ def _rows(items: Sequence[Component], per_row: int = 5) -> list[list[Component]]
     return [list(items[i : i + per_row]) for i in range(0, len(items), per_row)]
 
 
+def group_rows(
+    items: Sequence[Component], groups: Sequence[str], per_row: int = 5, max_rows: int = 5
+) -> list[list[Component]]:
+    """Buttons in rows by group (``groups[k]`` is ``items[k]``'s suit; equal groups are next
+    to each other): a row per group, a group longer than a row on several rows. When that
+    takes more than ``max_rows`` rows, the two shortest neighbouring rows that fit in one are
+    joined, again and again; when none fits, plain rows of ``per_row`` in hand order."""
+    runs: list[list[Component]] = []
+    last: str | None = None
+    for item, group in zip(items, groups, strict=True):
+        if not runs or group != last or len(runs[-1]) >= per_row:
+            runs.append([])
+        runs[-1].append(item)
+        last = group
+    while len(runs) > max_rows:
+        pairs = [
+            (len(runs[k]) + len(runs[k + 1]), k)
+            for k in range(len(runs) - 1)
+            if len(runs[k]) + len(runs[k + 1]) <= per_row
+        ]
+        if not pairs:
+            return _rows(items, per_row)
+        _, k = min(pairs)
+        runs[k : k + 2] = [runs[k] + runs[k + 1]]
+    return runs
+
+
 def hand_controls(
     kind: str,
     game_id: int,
@@ -109,7 +152,11 @@ def hand_controls(
     mark = stamp(legal)
     multi = renderer.multi_pick(view, locale)
     if multi is not None:
-        options = [option_payload(renderer.card(c), c) for c in multi.cards]
+        picks = [(c, renderer.card_option(c, view)) for c in renderer.hand_order(multi.cards)]
+        options = [
+            option_payload(label.text[:100], c, emoji=label.emoji, description=label.description)
+            for c, label in picks
+        ]
         pick = select_payload(
             kind,
             game_id,
@@ -121,7 +168,7 @@ def hand_controls(
             max_values=multi.count,
         )
         return PayloadView([[pick]])
-    hand: list[str] = list(you.get("hand") or [])
+    hand = renderer.hand_order(list(you.get("hand") or []))
     singles = {renderer.action_card(a): i for i, a in enumerate(legal)}
     if (
         hand
@@ -130,23 +177,23 @@ def hand_controls(
         and None not in singles
         and set(singles) <= set(hand)
     ):
-        primary, secondary = discord.ButtonStyle.primary, discord.ButtonStyle.secondary
-        return PayloadView(
-            _rows(
-                [
-                    button_payload(
-                        kind,
-                        game_id,
-                        "do",
-                        f"{mark}.{singles[code]}" if code in singles else f"{mark}.x{n}",
-                        label=renderer.card(code),
-                        style=primary if code in singles else secondary,
-                        disabled=code not in singles,
-                    )
-                    for n, code in enumerate(hand)
-                ]
+        buttons = []
+        for n, code in enumerate(hand):
+            label = renderer.card_label(code, view)
+            playable = code in singles
+            buttons.append(
+                button_payload(
+                    kind,
+                    game_id,
+                    "do",
+                    f"{mark}.{singles[code]}" if playable else f"{mark}.x{n}",
+                    label=label.text[:LABEL_MAX] or None,
+                    emoji=label.emoji,
+                    style=label.style if playable else discord.ButtonStyle.secondary,
+                    disabled=not playable,
+                )
             )
-        )
+        return PayloadView(group_rows(buttons, [renderer.card_group(c) for c in hand]))
     labels = [renderer.action_label(a, view, locale) for a in legal]
     if len(legal) <= BUTTONS_MAX:
         return PayloadView(
@@ -157,7 +204,7 @@ def hand_controls(
                         game_id,
                         "do",
                         f"{mark}.{i}",
-                        label=label.text[:LABEL_MAX],
+                        label=label.text[:LABEL_MAX] or None,
                         emoji=label.emoji,
                         style=label.style,
                     )
@@ -177,7 +224,7 @@ def hand_controls(
             break
         options = [
             option_payload(
-                labels[i].text[:100],
+                labels[i].text[:100] or str(i + 1),
                 str(i),
                 emoji=labels[i].emoji,
                 description=labels[i].description,
@@ -228,7 +275,7 @@ def board_button(
         game_id,
         "do",
         f"{mark or stamp(legal)}.{seat}.{index}",
-        label=label.text[:LABEL_MAX],
+        label=label.text[:LABEL_MAX] or None,
         emoji=label.emoji,
         style=label.style,
         disabled=disabled,

@@ -10,16 +10,19 @@ for every game. ``SeatedCog`` answers the protocol with its defaults (mypy check
 
 What the games set today:
 
-==================  =========================================================================
-``spec``            every game: kind, renderer, options (``turn_option()`` for a turn timer),
-                    ``refresh_all`` (Papayoo), ``public_board`` and ``challenge`` (Spit)
-``check_options``   none (the kit checks the turn timer itself)
-``results``         Papayoo: rounds played and points per round (then ``file_results``)
-``stats_fields``    Papayoo: average points per round
-``computer_delay``  Spit: a reaction time by level and by the moves on offer
-``board_action``    Spit: a board button encodes the move itself
-``COMPUTER_DELAY``  Spit: scales its reaction time (tests set 0)
-==================  =========================================================================
+=======================  ====================================================================
+``spec``                 every game: kind, renderer, options (``turn_option()`` for a turn timer),
+                         ``refresh_all`` (Papayoo), ``public_board`` and ``challenge`` (Spit)
+``check_options``        none (the kit checks the turn timer itself)
+``results``              Papayoo: rounds played and points per round (then ``file_results``)
+``stats_fields``         Papayoo: average points per round
+``computer_delay``       Spit: a reaction time by level and by the moves on offer
+``controls``             Speahx: one control per distinct move (the kit: a button or option a move)
+``board_owner``          Spit: whose a board control is (its seat is the first part of its id)
+``not_your_controls``    Spit: the private answer to a press on the other player's controls
+``board_action``         Spit: a board button encodes the move itself
+``COMPUTER_DELAY``       Spit: scales its reaction time (tests set 0)
+=======================  ====================================================================
 
 The renderer's hooks (pure: views and events in, embeds and texts out), each with a default
 in :class:`~bot.seated.render.SeatedRenderer`: ``name``, ``colour``, ``title``,
@@ -39,6 +42,7 @@ from bot.i18n import Lang
 from bot.seated.render import SeatedRenderer
 from bot.seated.spec import SeatedSpec
 from bot.storage import PlayerResult, PlayerStats, StoredGame
+from bot.ui import PayloadView
 
 __all__ = ["GameHooks"]
 
@@ -79,6 +83,24 @@ class GameHooks(Protocol):
 
     def computer_delay(self, stored: StoredGame, player: str) -> float:
         """How long a computer seat takes before its move appears."""
+        ...
+
+    def controls(
+        self, stored: StoredGame, player: str, locale: Lang, *, page: int = 0
+    ) -> PayloadView | None:
+        """``player``'s hand controls now (``None``: nothing to do), page ``page`` of a hand
+        too big for one message."""
+        ...
+
+    def board_owner(self, arg: str | None, stored: StoredGame) -> str | None:
+        """Whose a public-board control is (``None``: it names no seat)."""
+        ...
+
+    def not_your_controls(
+        self, stored: StoredGame, owner: str, player: str, locale: Lang
+    ) -> str | None:
+        """The private answer to ``player`` pressing ``owner``'s board controls (``None``: a
+        quiet refresh of the board)."""
         ...
 
     def board_action(

@@ -131,8 +131,14 @@ class LobbyRoom(StartRoom):
                 "lobby.description",
                 locale,
                 host=mention(view["host"], locale),
-                min=view["min_players"],
-                max=view["max_players"],
+                seats=t(
+                    "lobby.seats"
+                    if view["min_players"] == view["max_players"]
+                    else "lobby.seats_range",
+                    locale,
+                    min=view["min_players"],
+                    max=view["max_players"],
+                ),
             ),
             colour=self.render.colour,
         )

@@ -17,10 +17,11 @@ from typing import Any
 import discord
 
 from bot.engine import Event, IllegalAction
-from bot.i18n import Lang, locale_for_user, t
+from bot.i18n import Lang, has_key, locale_for_user, t
+from bot.present import mention
 from bot.seated.abandon import AbandonRoom
-from bot.seated.base import Copy, is_private, token_until
-from bot.seated.controls import hand_controls, parse, stamp
+from bot.seated.base import is_private
+from bot.seated.controls import parse, stamp
 from bot.storage import StoredGame
 from bot.ui import GameView, Press, auto_defer, respond, update_message
 
@@ -51,7 +52,7 @@ class MovesRoom(AbandonRoom):
             return
         copy = "dm" if interaction.guild_id is None else "eph"
         if copy == "eph":
-            self.live(stored.id).copies[player] = Copy(interaction, token_until())
+            self.new_copy(stored, player, interaction, interaction.message, fresh=False)
         try:
             await self._on_hand_press(interaction, press, stored, player, locale, copy)
         finally:
@@ -79,10 +80,7 @@ class MovesRoom(AbandonRoom):
             and parsed[0] == stamp(legal)
             and parsed[1]
         ):
-            view = self.named(stored, stored.game.view(player))
-            controls = hand_controls(
-                self.kind, stored.id, view, self.render, locale, page=parsed[1][0]
-            )
+            controls = self.controls(stored, player, locale, page=parsed[1][0])
             await update_message(interaction, view=controls or GameView())
             return
         action = self._action(press, parsed, legal)
@@ -126,8 +124,8 @@ class MovesRoom(AbandonRoom):
         self, interaction: discord.Interaction[Any], stored: StoredGame, player: str, locale: Lang
     ) -> None:
         embed, controls = await self.hand_message(stored, player, locale=locale)
-        await respond(interaction, embed=embed, view=controls or GameView(), ephemeral=True)
-        self.live(stored.id).copies[player] = Copy(interaction, token_until())
+        shown = await respond(interaction, embed=embed, view=controls or GameView(), ephemeral=True)
+        self.new_copy(stored, player, interaction, shown, fresh=True)
         self.hands.shown((stored.id, player, "eph"), stored.version)
 
     async def move(
@@ -193,13 +191,21 @@ class MovesRoom(AbandonRoom):
         locale: Lang,
     ) -> None:
         """A click on a public board: applied in arrival order, answered by updating the board
-        itself. A click on someone else's controls, or one that lost a race, gets the board as
-        it is now (a quiet refresh), never an error."""
+        itself. A click on someone else's controls changes nothing: it is answered privately
+        when the game says whose they are (:meth:`not_your_controls`), else like a click that
+        lost a race, with the board as it is now (a quiet refresh), never an error."""
+        not_yours: list[str] = []
 
         async def apply() -> tuple[StoredGame, list[Event], Sequence[str]] | None:
             stored = await self.bot.store.games.require(game_id)
             if not stored.is_active:
                 return None
+            owner = self.board_owner(press.arg, stored)
+            if owner is not None and owner != player:
+                told = self.not_your_controls(stored, owner, player, locale)
+                if told is not None:  # the game says whose they are: nothing else happens
+                    not_yours.append(told)
+                    return None
             action = self.board_action(press.arg, stored, player)
             if action is None:
                 return None
@@ -216,6 +222,9 @@ class MovesRoom(AbandonRoom):
             return after, events, before
 
         moved = await self.order.run(game_id, interaction.id, apply)
+        if not_yours:
+            await self.say(interaction, not_yours[0])
+            return
         stored = moved[0] if moved else await self.bot.store.games.require(game_id)
         if moved:
             self.note_move(moved[0], moved[1])
@@ -234,6 +243,25 @@ class MovesRoom(AbandonRoom):
             if moved:
                 after, events, before = moved
                 self._publish(after, events, before=before, actor=player, table=False)
+
+    def board_owner(self, arg: str | None, stored: StoredGame) -> str | None:
+        """Whose a public-board control is (``None``: it names no seat). The default reads
+        :func:`bot.seated.controls.board_button`'s ``<stamp>.<seat>.<index>``; a game that
+        encodes its controls otherwise reads its own."""
+        parsed = parse(arg)
+        players = self.public(stored)["players"]
+        if parsed is None or not parsed[1] or not 0 <= parsed[1][0] < len(players):
+            return None
+        return str(players[parsed[1][0]])
+
+    def not_your_controls(
+        self, stored: StoredGame, owner: str, player: str, locale: Lang
+    ) -> str | None:
+        """The private answer to ``player`` pressing ``owner``'s controls on a public board:
+        the game's ``<kind>.not_yours`` ({player}: the owner) when it has one; ``None`` (a
+        quiet refresh of the board) otherwise."""
+        key = f"{self.kind}.not_yours"
+        return t(key, locale, player=mention(owner, locale)) if has_key(key, locale) else None
 
     def board_action(
         self, arg: str | None, stored: StoredGame, player: str

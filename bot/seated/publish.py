@@ -1,5 +1,10 @@
 """After a move: the table edited, the hands of whoever it concerns redrawn, a record posted
-at the end of a round or game, turn notices armed and computer seats woken.
+at the end of a round or game (the last one naming the players, so that they are told),
+turn notices armed and computer seats woken.
+
+What a move tells one player alone (Speahx: the cards they drew from the stock) is in the
+engine's state and that player's own view, so their hand shows it like the rest of it:
+nothing about a player is kept here.
 
 Never inside a lock and never raising: every Discord call runs in the background, through
 the message editors (:mod:`bot.seated.editor`) or a task of the cog.
@@ -48,9 +53,11 @@ class PublishRoom(TableRoom, ComputerRoom):
         self.note_move(after, events, extra)
         if table:
             self._edit_table(after)
-        records = self.render.records(after.id, events, view, public)
+        records = self.render.records(after.shown_number, events, view, public)
         if records:
-            self._spawn(self._post_records(after, records))
+            over = any(e.get("type") == "game_over" for e in events)
+            ping = self.players_told(after, public) if over else None
+            self._spawn(self._post_records(after, records, ping))
         players: list[str] = view["players"]
         now = after.game.to_act() if after.is_active else []
         if not after.is_active or any(e.get("type") in self.spec.refresh_all for e in events):
@@ -85,6 +92,19 @@ class PublishRoom(TableRoom, ComputerRoom):
         if any(lines.values()):
             live.last = lines
 
+    def players_told(self, stored: StoredGame, locale: Lang) -> str | None:
+        """The final record's message: the human players' mentions, that the game is over."""
+        humans = [p for p in self.public(stored)["players"] if not is_computer(p)]
+        if not humans:
+            return None
+        return t(
+            "seated.result_ping",
+            locale,
+            players=" ".join(mention(p) for p in humans),
+            game=self.render.name(locale),
+            game_id=stored.shown_number,
+        )
+
     def _after_turn(self, stored: StoredGame, *, before: Sequence[str], actor: str | None) -> None:
         """Notices and computer moves for whoever must act now."""
         now = stored.game.to_act() if stored.is_active else []
@@ -111,10 +131,25 @@ class PublishRoom(TableRoom, ComputerRoom):
         self.tables.forget_game(game_id)
         self.hands.forget_game(game_id)
 
-    async def _post_records(self, stored: StoredGame, embeds: list[discord.Embed]) -> None:
+    async def _post_records(
+        self, stored: StoredGame, embeds: list[discord.Embed], content: str | None = None
+    ) -> None:
+        """Post a round's or the game's record; ``content`` (the final one) mentions the
+        human players, and only they are notified."""
+        users = [
+            discord.Object(id=int(p))
+            for p in self.public(stored)["players"]
+            if content and not is_computer(p) and str(p).isdigit()
+        ]
         try:
             with priority(Priority.NOTICE):
-                await self.channel(stored).send(embeds=embeds[:10])
+                await self.channel(stored).send(
+                    content,
+                    embeds=embeds[:10],
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False, roles=False, users=users
+                    ),
+                )
         except Dropped:
             log.warning(
                 "a game record was dropped (too many refusals)", extra={"game_id": stored.id}
@@ -132,15 +167,14 @@ class PublishRoom(TableRoom, ComputerRoom):
             return None
         locale = self.player_locale(stored, player)
         name = self.render.name(locale)
-        table_id = stored.meta.get("table_id")
-        link = f"https://discord.com/channels/{stored.guild_id}/{stored.channel_id}/{table_id}"
+        link = self.table_link(stored)
         deadline = await self.deadline(stored)
         key = "seated.notice_warn" if warning and deadline else "seated.notice"
         text = t(
             key,
             locale,
             game=name,
-            game_id=game_id,
+            game_id=stored.shown_number,
             link=link,
             when=when(deadline) if deadline else "",
         )

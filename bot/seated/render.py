@@ -3,6 +3,13 @@
 Renderers are pure: engine views and events plus a language in, embeds and short texts out.
 No I/O, no Discord calls, and nothing flows back into the rules. The public renders get
 ``public_view()`` and public events only, so they cannot show a hand.
+
+Cards look like cards: in message text a card is its art (:func:`bot.emojis.card_text`,
+``<:gn_7H_…:id>``) or, without art, its text exactly as before (``7♥``, ``P12``); on a button
+or in a select it is its art (:func:`bot.emojis.card_emoji`) with its rank, or its text. A
+hand reads sorted by suit then rank, a line (or a row of buttons) per suit. The table shows
+the seats in playing order, ``▶`` before whoever must act; a computer seat to act "is
+thinking…", never a countdown.
 """
 
 from __future__ import annotations
@@ -10,10 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import discord
 
+from bot.emojis import card_emoji, card_text
+from bot.engine.cards import RANK_VALUE, rank_of, suit_of
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, has_key, t
 from bot.present import SUIT_SYMBOLS, mention, when
@@ -21,12 +30,41 @@ from bot.seated.controls import Label, MultiPick, board_button, stamp
 from bot.ui import GameView, PayloadView
 
 __all__ = [
+    "SUIT_ORDER",
     "HandContext",
     "Label",
     "MultiPick",
     "SeatedRenderer",
     "TableContext",
+    "hand_key",
 ]
+
+SUIT_ORDER: Final = ("S", "H", "D", "C", "P")
+"""How hands are grouped: spades, hearts, diamonds, clubs (black and red in turn), Payoo;
+anything else (a joker) after them."""
+SUIT_STYLES: Final[dict[str, discord.ButtonStyle]] = {
+    "S": discord.ButtonStyle.primary,
+    "C": discord.ButtonStyle.primary,
+    "H": discord.ButtonStyle.danger,
+    "D": discord.ButtonStyle.danger,
+    "P": discord.ButtonStyle.success,
+}
+"""A playable card's button: black suits blurple, red suits red, Payoo green (as its art);
+a card that may not be played now is grey."""
+TURN: Final = "▶"
+"""Before the seat whose turn it is."""
+SEAT: Final = "◦"
+"""Before the other seats."""
+
+
+def hand_key(code: str) -> tuple[int, int, str]:
+    """Sort key of a hand: suit (:data:`SUIT_ORDER`), then rank (2..10, J, Q, K, A; Papayoo's
+    numbers), then the code."""
+    suit = suit_of(code)
+    group = SUIT_ORDER.index(suit) if suit in SUIT_ORDER else len(SUIT_ORDER)
+    rank = code[1:] if suit == "P" else rank_of(code)
+    number = RANK_VALUE.get(rank) or (int(rank) if rank.isdigit() else 99)
+    return group, number, code
 
 
 @dataclass(frozen=True)
@@ -56,6 +94,10 @@ class HandContext:
     last: Sequence[str] = ()
     status: str = "active"
     note: str | None = None
+    current: bool = True
+    """The player must act (or the game is over): the hand may show the table's state (the
+    trick, the pile; ``last`` is empty otherwise). Off turn the hand is not edited when others
+    move, so it shows only what stays true: the hand itself, and that it is not their turn."""
 
     @property
     def player(self) -> str:
@@ -98,14 +140,61 @@ class SeatedRenderer:
     def players(self, players: Iterable[str], locale: Lang) -> str:
         return ", ".join(self.who(p, locale) for p in players)
 
-    def card(self, code: str) -> str:
-        """``"10H"`` -> ``"10♥"``; other codes (``P12``, ``JK``) stay as the rules name them."""
+    def card_name(self, code: str) -> str:
+        """A card as plain text: ``"10H"`` -> ``"10♥"``; other codes (``P12``, ``JK``) stay
+        as the rules name them."""
         if len(code) >= 2 and code[-1] in SUIT_SYMBOLS and code[0] != "P":
             return code[:-1] + SUIT_SYMBOLS[code[-1]]
         return code
 
-    def cards(self, codes: Iterable[str]) -> str:
-        return " ".join(self.card(c) for c in codes)
+    def marked(self, view: Mapping[str, Any]) -> str | None:
+        """The card drawn with its marked art in ``view`` (Papayoo's Papayoo), if any."""
+        return None
+
+    def card(self, code: str) -> str:
+        """A card in message text: its art, or :meth:`card_name` without one."""
+        return card_text(code, self.card_name(code))
+
+    def card_in(self, code: str, view: Mapping[str, Any] | None) -> str:
+        """:meth:`card` with the art ``view`` marks (Papayoo's Papayoo)."""
+        marked = self.marked(view) if view is not None else None
+        if marked is None:
+            return self.card(code)
+        return card_text(code, self.card_name(code), papayoo=marked)
+
+    def cards(self, codes: Iterable[str], view: Mapping[str, Any] | None = None) -> str:
+        return " ".join(self.card_in(c, view) for c in codes)
+
+    def card_plain(self, code: str) -> str:
+        """A card as plain text for a button's or an option's label (no art markup there):
+        :meth:`card` when the card has no art, else :meth:`card_name`."""
+        return self.card(code) if card_emoji(code) is None else self.card_name(code)
+
+    def card_group(self, code: str) -> str:
+        """The row a card's button goes in, the line it is on in a hand: its suit."""
+        return suit_of(code)
+
+    def hand_order(self, hand: Sequence[str]) -> list[str]:
+        """A hand as it is shown: by suit, then rank (:func:`hand_key`)."""
+        return sorted(hand, key=hand_key)
+
+    def card_rank(self, code: str) -> str:
+        """What a card's button says next to its art: the rank (``10``, ``Q``, ``12``)."""
+        return code[1:] if suit_of(code) == "P" else rank_of(code)
+
+    def card_label(self, code: str, view: Mapping[str, Any]) -> Label:
+        """A card on a button: its art and rank, or its text (``7♥``) without art; the
+        style of its suit (:data:`SUIT_STYLES`)."""
+        style = SUIT_STYLES.get(suit_of(code), discord.ButtonStyle.secondary)
+        emoji = card_emoji(code, papayoo=self.marked(view))
+        if emoji is None:
+            return Label(self.card_plain(code), style=style)
+        return Label(self.card_rank(code), emoji=emoji, style=style)
+
+    def card_option(self, code: str, view: Mapping[str, Any]) -> Label:
+        """A card in a select: its art (if any) and its text."""
+        emoji = card_emoji(code, papayoo=self.marked(view))
+        return Label(self.card_plain(code), emoji=emoji)
 
     def options_text(self, options: Mapping[str, Any], locale: Lang) -> str:
         """The lobby's line of options."""
@@ -131,19 +220,39 @@ class SeatedRenderer:
             )
 
     def add_turn(self, embed: discord.Embed, ctx: TableContext) -> None:
-        """Whose turn it is, and when the bot moves for them."""
-        if ctx.status != "active":
+        """The seats in playing order, ``▶`` before whoever must act (with when the bot moves
+        for them; a computer seat "is thinking…")."""
+        if ctx.status != "active" or not ctx.view.get("to_act"):
             return
-        acting = list(ctx.view.get("to_act") or [])
+        embed.add_field(name=self.seats_title(ctx), value=self.seats_text(ctx), inline=False)
+
+    def seats_title(self, ctx: TableContext) -> str:
+        return t("seated.to_act", ctx.locale)
+
+    def seat_order(self, view: Mapping[str, Any]) -> list[str]:
+        """The seats in playing order (``players``; a game may start from whoever leads)."""
+        players = list(view.get("players") or [])
+        return players + [p for p in view.get("to_act") or [] if p not in players]
+
+    def seats_text(self, ctx: TableContext) -> str:
+        """A line per seat (:meth:`seat_line`), within an embed field."""
+        acting = set(ctx.view.get("to_act") or [])
+        lines = [self.seat_line(p, p in acting, ctx) for p in self.seat_order(ctx.view)]
+        text = "\n".join(lines)
+        return text if len(text) <= 1024 else "\n".join(line[:120] for line in lines)[:1024]
+
+    def seat_line(self, player: str, acting: bool, ctx: TableContext) -> str:
+        """One seat: ``▶ @Ana · the bot moves in 2 minutes``, ``▶ 🤖 Computer 1 is
+        thinking…``, ``◦ @Bob``."""
+        who = self.who(player, ctx.locale)
         if not acting:
-            return
-        who = self.players(acting, ctx.locale)
-        value = (
-            t("seated.turn_deadline", ctx.locale, players=who, when=when(ctx.deadline))
-            if ctx.deadline is not None
-            else who
-        )
-        embed.add_field(name=t("seated.to_act", ctx.locale), value=value, inline=False)
+            return f"{SEAT} {who}"
+        if is_computer(player):
+            return f"{TURN} " + t("seated.thinking", ctx.locale, player=who)
+        if ctx.deadline is not None:
+            deadline = when(ctx.deadline)
+            return f"{TURN} " + t("seated.turn_deadline", ctx.locale, players=who, when=deadline)
+        return f"{TURN} {who}"
 
     def hand(self, ctx: HandContext) -> discord.Embed:
         embed = discord.Embed(
@@ -154,13 +263,29 @@ class SeatedRenderer:
         if hand is not None:
             embed.add_field(
                 name=t("seated.your_hand", ctx.locale, count=len(hand)),
-                value=self.hand_text(hand)[:1024] or "—",
+                value=self.fit_hand(hand, ctx.view),
                 inline=False,
             )
         return embed
 
-    def hand_text(self, hand: Sequence[str]) -> str:
-        return self.cards(hand)
+    def hand_text(
+        self, hand: Sequence[str], view: Mapping[str, Any] | None = None, *, art: bool = True
+    ) -> str:
+        """A hand in text: a line per suit, sorted by rank (``art=False``: the cards' text
+        only, for a hand too long to show as art)."""
+        lines: dict[str, list[str]] = {}
+        for code in self.hand_order(hand):
+            shown = self.card_in(code, view) if art else self.card_name(code)
+            lines.setdefault(self.card_group(code), []).append(shown)
+        return "\n".join(" ".join(line) for line in lines.values())
+
+    def fit_hand(self, hand: Sequence[str], view: Mapping[str, Any]) -> str:
+        """:meth:`hand_text` within an embed field (1,024 characters): as text when the art
+        would not fit."""
+        text = self.hand_text(hand, view)
+        if len(text) > 1024:
+            text = self.hand_text(hand, view, art=False)
+        return text[:1024] or "—"
 
     def hand_lines(self, ctx: HandContext) -> list[str]:
         """The hand's text: what just happened, then what to do now."""
@@ -195,16 +320,23 @@ class SeatedRenderer:
     def action_label(
         self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
     ) -> Label:
-        """How a legal action reads on a button or in a select."""
+        """How a legal action reads on a button or in a select: a card its art and rank
+        (:meth:`card_label`), other moves their name and their cards as text."""
         kind = str(action.get("type"))
         cards = action.get("cards")
         if isinstance(action.get("card"), str):
-            return Label(self.card(action["card"]))
+            return self.card_label(action["card"], view)
         key = f"{self.kind}.action.{kind}"
         text = t(key, locale) if has_key(key, locale) else kind
         if isinstance(cards, list) and cards:
-            text = f"{text} {self.cards(cards)}"
+            text = f"{text} {' '.join(self.card_plain(str(c)) for c in cards)}"
         return Label(text)
+
+    def action_text(self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang) -> str:
+        """A legal action in message text (a card as its art)."""
+        if isinstance(action.get("card"), str):
+            return self.card_in(action["card"], view)
+        return self.action_label(action, view, locale).text
 
     def multi_pick(self, view: Mapping[str, Any], locale: Lang) -> MultiPick | None:
         return None
@@ -277,8 +409,8 @@ class SeatedRenderer:
         self, player: str, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
     ) -> str:
         """The table's line when the turn timer moved for ``player``."""
-        label = self.action_label(action, view, locale).text
-        return t("seated.timer_moved", locale, player=self.who(player, locale), move=label)
+        move = self.action_text(action, view, locale)
+        return t("seated.timer_moved", locale, player=self.who(player, locale), move=move)
 
     def auto_lines(
         self,

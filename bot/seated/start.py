@@ -23,7 +23,7 @@ import discord
 from bot.budget import Priority, priority
 from bot.engine import Event, IllegalAction, new_game
 from bot.engine.lobby import Lobby, is_computer
-from bot.i18n import Lang, t
+from bot.i18n import LOCALES, Lang, has_key, t
 from bot.present import mention
 from bot.private import DMS_CLOSED
 from bot.seated.publish import PublishRoom
@@ -109,8 +109,8 @@ class StartRoom(PublishRoom):
                 return
             stored = created["game"]
             try:
-                await update_message(
-                    interaction, embed=self.table_embed(stored), view=self.table_view(stored)
+                await update_message(  # "" clears a challenge's question ("accept?")
+                    interaction, "", embed=self.table_embed(stored), view=self.table_view(stored)
                 )
                 self.tables.shown((stored.id, "table"), stored.version)
                 self.keep_token(interaction, stored.id, None, table_id)
@@ -156,12 +156,13 @@ class StartRoom(PublishRoom):
         try:
             if not stored.meta.get("called"):
                 stored = await self.bot.store.games.update_meta(stored.id, {"called": True})
+                key = f"{self.kind}.started"  # a game may say its own (Spit: no hands)
                 await self.channel(stored).send(
                     t(
-                        "seated.started",
+                        key if has_key(key, public) else "seated.started",
                         public,
                         game=self.render.name(public),
-                        game_id=stored.id,
+                        game_id=stored.shown_number,
                         players=" ".join(mention(p, public) for p in players),
                     ),
                     allowed_mentions=discord.AllowedMentions(users=True),
@@ -209,7 +210,8 @@ class StartRoom(PublishRoom):
         """A hand of this game already in the player's DMs (sent before a crash): a message
         newer than the table whose controls or title name this game."""
         mark = f":{self.kind}:{stored.id}:"
-        title = re.compile(rf"#{stored.id}\b")
+        names = "|".join(re.escape(self.render.name(lang)) for lang in LOCALES)
+        title = re.compile(rf"({names}) (#|n°){stored.shown_number}\b")
         after = (
             discord.Object(id=int(stored.meta["table_id"])) if stored.meta.get("table_id") else None
         )

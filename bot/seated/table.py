@@ -2,10 +2,17 @@
 
 The table is the lobby message, edited in place (coalesced: :attr:`TABLE_EDIT_INTERVAL`).
 Each player's hand is a DM edited in place, plus the ephemeral "Show my hand" copy while
-Discord takes its token. An edit goes with the token of the latest click answered on that
-message while Discord still takes it (free of the global limit), else with the bot's token;
-a message Discord refuses to edit (a DM closed, a channel lost) is told once, never retried
-in a loop.
+Discord takes its token. A player has one live ephemeral copy at a time: showing a new one
+retires the one before (edited through its own token, no bot-token call, to say the hand
+moved on, with no control left); the DM stays live beside it. An edit goes with the token of
+the latest click answered on that message while Discord still takes it (free of the global
+limit), else with the bot's token; a message Discord refuses to edit (a DM closed, a
+channel lost) is told once, never retried in a loop.
+
+A hand shows the table's state (the trick, the pile, what just happened) only while its
+player must act (:attr:`HandContext.current`): the hand is edited when their turn starts and
+when it ends, not when others move, so off turn it shows what stays true (the hand, whose
+turn it is not) and never a stale table.
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ from bot.engine.lobby import is_computer
 from bot.i18n import Lang, t
 from bot.private import DMS_CLOSED, PrivateRender
 from bot.seated.base import Copy, SeatedBase, token_until
-from bot.seated.controls import hand_controls
 from bot.seated.render import HandContext, TableContext
 from bot.storage import StoredGame
 from bot.ui import GameButton, GameView, edit_by_id
@@ -45,7 +51,7 @@ class TableRoom(SeatedBase):
     ) -> discord.Embed:
         return self.render.table(
             TableContext(
-                game_id=stored.id,
+                game_id=stored.shown_number,
                 view=self.named(stored, self.public(stored)),
                 locale=self.public_locale(stored),
                 deadline=deadline,
@@ -54,6 +60,13 @@ class TableRoom(SeatedBase):
                 note=note,
             )
         )
+
+    @staticmethod
+    def table_link(stored: StoredGame) -> str:
+        """A link to the table message (its channel before it is known)."""
+        link = f"https://discord.com/channels/{stored.guild_id}/{stored.channel_id}"
+        table_id = stored.meta.get("table_id")
+        return f"{link}/{table_id}" if table_id else link
 
     def table_view(self, stored: StoredGame) -> GameView:
         if not stored.is_active:
@@ -87,22 +100,22 @@ class TableRoom(SeatedBase):
         locale = locale or self.player_locale(stored, player)
         view = self.named(stored, stored.game.view(player))
         deadline = await self.deadline(stored)
+        acting = player in stored.game.to_act()
+        current = acting or not stored.is_active  # edited when either changes
         embed = self.render.hand(
             HandContext(
-                game_id=stored.id,
+                game_id=stored.shown_number,
                 view=view,
                 locale=locale,
-                deadline=deadline if player in stored.game.to_act() else None,
-                last=self.live(stored.id).last.get(locale, []),
+                deadline=deadline if acting else None,
+                last=self.live(stored.id).last.get(locale, []) if current else (),
                 status=stored.status,
                 note=note,
+                current=current,
             )
         )
-        controls = (
-            hand_controls(self.kind, stored.id, view, self.render, locale)
-            if stored.is_active
-            else None
-        )
+        embed.url = self.table_link(stored)  # the title leads to the table
+        controls = self.controls(stored, player, locale) if stored.is_active else None
         return embed, controls
 
     async def render_hand(self, stored: StoredGame, user_id: int, locale: Lang) -> PrivateRender:
@@ -111,6 +124,18 @@ class TableRoom(SeatedBase):
             raise IllegalAction("you are not playing in this game", "seated.not_a_player")
         embed, controls = await self.hand_message(stored, str(user_id), locale=locale)
         return None, embed, controls
+
+    def hand_shown(
+        self,
+        stored: StoredGame,
+        interaction: discord.Interaction[Any],
+        message: discord.Message | None,
+    ) -> None:
+        """An older table's "Show my hand" (:meth:`render_hand`) answered: that copy is the
+        player's live one, as with the table's own button."""
+        if stored.kind == self.kind and stored.is_active:
+            self.new_copy(stored, str(interaction.user.id), interaction, message, fresh=True)
+            self.hands.shown((stored.id, str(interaction.user.id), "eph"), stored.version)
 
     # -- editing ----------------------------------------------------------------------------
 
@@ -181,6 +206,53 @@ class TableRoom(SeatedBase):
         else:
             live.dm_tokens[player] = token
 
+    # -- the copies of a hand ---------------------------------------------------------------
+
+    def new_copy(
+        self,
+        stored: StoredGame,
+        player: str,
+        interaction: discord.Interaction[Any],
+        message: discord.Message | None,
+        *,
+        fresh: bool,
+    ) -> None:
+        """``interaction`` answered with an ephemeral copy of ``player``'s hand (``message``:
+        that copy, when Discord named it; ``fresh``: a new message, not a click on a copy):
+        it is their live copy from now on. The live copy before it, another message, is
+        retired through its own token (no bot-token call), so that its controls are not
+        pressed in vain ("from an earlier turn")."""
+        live = self.live(stored.id)
+        message_id = message.id if message is not None else None
+        old = live.copies.get(player)
+        live.copies[player] = Copy(interaction, token_until(), message_id)
+        if old is None or old.expires <= time.monotonic():
+            return
+        same = message_id is not None and old.message_id == message_id
+        if same or (old.message_id is None and not fresh):
+            return  # a click on the live copy itself (or one that cannot be told apart)
+        self._spawn(self._retire(old, self.player_locale(stored, player)))
+
+    async def _retire(self, old: Copy, locale: Lang) -> None:
+        """An older ephemeral copy says the hand moved to a newer one, with no control."""
+        try:
+            await old.interaction.edit_original_response(
+                content=t("seated.hand_moved", locale), embed=None, view=None
+            )
+        except discord.HTTPException as err:  # dismissed by the player, or its token gone
+            log.debug("an older copy of a hand was not retired", extra={"status": err.status})
+
+    def _live_copy(self, game_id: int, player: str) -> Any:
+        """Edits the player's live ephemeral copy as it is when the edit goes (a newer copy
+        shown meanwhile gets it, never the retired one)."""
+
+        async def edit(**kwargs: Any) -> None:
+            copy = self.live(game_id).copies.get(player)
+            if copy is not None and copy.expires > time.monotonic():
+                await copy.interaction.edit_original_response(**kwargs)
+
+        return edit
+
     def _edit_hand(self, stored: StoredGame, player: str, note: str | None = None) -> None:
         """Every live copy of one player's hand shows ``stored`` (newest state wins)."""
         copies: list[tuple[str, Any, Priority | None]] = []
@@ -192,7 +264,7 @@ class TableRoom(SeatedBase):
             copies.append(("dm", *self._edit_path(live.dm_tokens.get(player), by_bot, level)))
         copy = live.copies.get(player)
         if copy is not None and copy.expires > time.monotonic():
-            copies.append(("eph", copy.interaction.edit_original_response, None))
+            copies.append(("eph", self._live_copy(stored.id, player), None))
         for name, edit, paced in copies:
 
             async def send(edit: Any = edit) -> None:
@@ -211,7 +283,7 @@ class TableRoom(SeatedBase):
             by_bot = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
             edit, level = self._edit_path(live.dm_tokens.get(player), by_bot, Priority.TABLE)
         elif copy == "eph" and live_copy is not None and live_copy.expires > time.monotonic():
-            edit, level = live_copy.interaction.edit_original_response, None
+            edit, level = self._live_copy(stored.id, player), None
         else:
             return
 
@@ -266,7 +338,7 @@ class TableRoom(SeatedBase):
             "seated.table_refused",
             locale,
             game=self.render.name(locale),
-            game_id=game_id,
+            game_id=stored.shown_number,
             channel=f"<#{stored.channel_id}>",
         )
         with contextlib.suppress(Dropped), priority(Priority.NOTICE):

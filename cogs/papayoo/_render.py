@@ -2,8 +2,12 @@
 
 Pure functions of engine views and events plus a language (a :class:`SeatedRenderer`): no
 I/O, no Discord calls. The public renders take ``public_view()`` and public events only, so
-they cannot show a hand. A card reads the same everywhere: ``7♥`` and ``P12`` on buttons,
-in the hand and on the table.
+they cannot show a hand. A card reads the same everywhere, on buttons, in the hand and on
+the table: its art (the round's Papayoo marked), or ``7♥`` and ``P12`` without art.
+
+The table at a glance: the Papayoo of the round, the previous trick (who played what, who
+took it and its points), the seats from the trick's leader on with the cards already played
+and ``▶`` before whoever plays now, and the scores round by round in a small table.
 """
 
 from __future__ import annotations
@@ -17,11 +21,9 @@ from bot.engine.papayoo import HAND_SIZE
 from bot.i18n import Lang, t
 from bot.seated import HandContext, Label, MultiPick, SeatedRenderer, TableContext
 
-GROUPS: Final = ("S", "H", "D", "C", "P")
-
-
-def suit_of(code: str) -> str:
-    return "P" if code.startswith("P") else code[-1]
+ROUND_COLUMNS: Final = 6
+"""The scores table shows this many rounds at most (the latest); the total counts them all."""
+NAME_WIDTH: Final = 12
 
 
 def tricks_per_round(view: Mapping[str, Any]) -> int:
@@ -33,6 +35,11 @@ def tricks_done(view: Mapping[str, Any]) -> int:
     return int(sum(view["tricks_taken"].values()))
 
 
+def has_scores(view: Mapping[str, Any]) -> bool:
+    """Whether there are scores to show yet (not before the first trick of the game)."""
+    return bool(view["history"]) or view["phase"] != "pass"
+
+
 class PapayooRenderer(SeatedRenderer):
     kind = "papayoo"
     colour = discord.Colour.dark_green()
@@ -40,10 +47,10 @@ class PapayooRenderer(SeatedRenderer):
     def name(self, locale: Lang) -> str:
         return "Papayoo"
 
-    def hand_text(self, hand: Sequence[str]) -> str:
-        """One line per suit held, each card as it reads on its button."""
-        lines = [self.cards(c for c in hand if suit_of(c) == group) for group in GROUPS]
-        return "\n".join(line for line in lines if line) or "—"
+    def marked(self, view: Mapping[str, Any]) -> str | None:
+        """The round's Papayoo gets its marked art (once the die has said which it is)."""
+        papayoo = view.get("papayoo")
+        return str(papayoo) if papayoo else None
 
     def suit_name(self, suit: str, locale: Lang) -> str:
         return t(f"papayoo.suit.{suit}", locale)
@@ -83,16 +90,51 @@ class PapayooRenderer(SeatedRenderer):
         )
 
     def scores(self, view: Mapping[str, Any], locale: Lang) -> str:
-        return "\n".join(
-            t(
-                "papayoo.table.score_line",
-                locale,
-                player=self.who(p, locale),
-                total=view["scores"][p],
-                round=view["round_points"][p],
+        """The scores round by round, in a code block: a column per round (the round being
+        played marked ``…``, its points so far), then the total with them; at most
+        :data:`ROUND_COLUMNS` rounds (the total counts every one)."""
+        players: list[str] = list(view["players"])
+        history: list[Mapping[str, int]] = list(view["history"])
+        columns: list[tuple[str, dict[str, str]]] = [
+            (
+                t("papayoo.table.round_col", locale, round=n),
+                {p: str(points[p]) for p in players},
             )
-            for p in view["players"]
-        )
+            for n, points in enumerate(history, start=1)
+        ]
+        if view["phase"] == "play":
+            columns.append(
+                (
+                    t("papayoo.table.round_col", locale, round=view["round"]) + "…",
+                    {p: str(view["round_points"][p]) for p in players},
+                )
+            )
+        columns = columns[-ROUND_COLUMNS:]
+        running = view["phase"] == "play"
+        totals = {
+            p: view["scores"][p] + (view["round_points"][p] if running else 0) for p in players
+        }
+        columns.append((t("papayoo.table.total_col", locale), {p: str(totals[p]) for p in players}))
+        names = {p: self.cell_name(p, view, locale) for p in players}
+        width = max(len(n) for n in names.values())
+        widths = [max(len(head), *(len(v) for v in cells.values())) for head, cells in columns]
+        lines = [
+            " " * width
+            + "".join(f" {head:>{w}}" for (head, _), w in zip(columns, widths, strict=True))
+        ]
+        for p in players:
+            lines.append(
+                names[p].ljust(width)
+                + "".join(
+                    f" {cells[p]:>{w}}" for (_, cells), w in zip(columns, widths, strict=True)
+                )
+            )
+        return "```\n" + "\n".join(line.rstrip() for line in lines) + "\n```"
+
+    def cell_name(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
+        """A player's name in the scores' code block (no mention shows there)."""
+        name = self.plain(player, view, locale).replace("🤖", "").replace("`", "'").strip()
+        return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
 
     def papayoo_line(self, view: Mapping[str, Any], locale: Lang) -> str | None:
         suit = view["papayoo_suit"]
@@ -101,7 +143,7 @@ class PapayooRenderer(SeatedRenderer):
         return t(
             "papayoo.table.papayoo_value",
             locale,
-            card=self.card(view["papayoo"]),
+            card=self.card_in(view["papayoo"], view),
             suit=self.suit_name(suit, locale),
         )
 
@@ -109,7 +151,26 @@ class PapayooRenderer(SeatedRenderer):
         played = view["trick"]
         if not played:
             return t("papayoo.table.trick_empty", locale)
-        return "\n".join(f"{self.who(p['player'], locale)} {self.card(p['card'])}" for p in played)
+        return "\n".join(
+            f"{self.who(p['player'], locale)} {self.card_in(p['card'], view)}" for p in played
+        )
+
+    def last_trick_text(self, view: Mapping[str, Any], locale: Lang) -> str | None:
+        """The previous trick: who played what from its leader on, who took it, its points."""
+        last = view.get("last_trick")
+        if not last:
+            return None
+        played = " · ".join(
+            f"{self.who(p, locale)} {self.card_in(c, view)}"
+            for p, c in zip(last["players"], last["cards"], strict=True)
+        )
+        won = t(
+            "papayoo.table.last_trick_won",
+            locale,
+            winner=self.who(last["winner"], locale),
+            points=last["points"],
+        )
+        return f"{played}\n{won}"
 
     # -- the table ---------------------------------------------------------------------------
 
@@ -118,36 +179,60 @@ class PapayooRenderer(SeatedRenderer):
         embed = discord.Embed(title=self.title(ctx.game_id, view, locale), colour=self.colour)
         if ctx.status == "voided":
             embed.colour = discord.Colour.dark_grey()
-        papayoo = self.papayoo_line(view, locale)
         if view["phase"] == "pass" and ctx.status == "active":
             embed.description = t("papayoo.table.pass_help", locale, size=view["pass_size"])
-            locked = set(view["pass_locked"])
-            embed.add_field(
-                name=t("papayoo.table.passes", locale),
-                value="\n".join(
-                    f"{'✅' if p in locked else '⏳'} {self.who(p, locale)}"
-                    for p in view["players"]
-                ),
-            )
-        elif view["phase"] == "play":
-            if papayoo:
-                embed.add_field(name=t("papayoo.table.papayoo", locale), value=papayoo)
-            embed.add_field(
-                name=t("papayoo.table.trick", locale), value=self.trick_text(view, locale)
-            )
-        self.add_last(embed, ctx.last, locale)
+        papayoo = self.papayoo_line(view, locale)
+        if papayoo and view["phase"] == "play":
+            embed.add_field(name=t("papayoo.table.papayoo", locale), value=papayoo)
+        previous = self.last_trick_text(view, locale)
+        last = list(ctx.last)
+        if previous and view["phase"] != "pass":
+            embed.add_field(name=t("papayoo.table.last_trick", locale), value=previous[:1024])
+            # the previous trick is there: the last move does not tell it a second time
+            won = self.won_line(view["last_trick"], view, locale)
+            last = [line for line in last if line != won]
+        self.add_last(embed, last, locale)
         self.add_turn(embed, ctx)
-        embed.add_field(
-            name=t("papayoo.table.scores", locale), value=self.scores(view, locale), inline=False
-        )
+        if has_scores(view):
+            embed.add_field(
+                name=t("papayoo.table.scores", locale),
+                value=self.scores(view, locale),
+                inline=False,
+            )
         return embed
+
+    def seat_order(self, view: Mapping[str, Any]) -> list[str]:
+        """During a trick, from its leader on: the order the cards are played in."""
+        players: list[str] = list(view["players"])
+        leader = view.get("leader")
+        if view["phase"] != "play" or leader not in players:
+            return players
+        k = players.index(leader)
+        return players[k:] + players[:k]
+
+    def seats_title(self, ctx: TableContext) -> str:
+        if ctx.view["phase"] == "pass":
+            return t("papayoo.table.passes", ctx.locale)
+        return super().seats_title(ctx)
+
+    def seat_line(self, player: str, acting: bool, ctx: TableContext) -> str:
+        """A seat with the card it played in this trick (``◦ @Ana 5♠``), or, during the
+        pass, ``✅`` once its pass is locked."""
+        view = ctx.view
+        if view["phase"] == "pass" and player in view["pass_locked"]:
+            return f"✅ {self.who(player, ctx.locale)}"
+        line = super().seat_line(player, acting, ctx)
+        played = next((p["card"] for p in view["trick"] if p["player"] == player), None)
+        return f"{line} {self.card_in(played, view)}" if played else line
 
     # -- a player's hand ---------------------------------------------------------------------
 
     def hand(self, ctx: HandContext) -> discord.Embed:
+        """The hand; the trick and the scores only while the hand is current (its player's
+        turn, or the game's end: off turn it is not edited and they would go stale)."""
         embed = super().hand(ctx)
         view = ctx.view
-        if view["phase"] == "play" and view["trick"]:
+        if ctx.current and view["phase"] == "play" and view["trick"]:
             embed.insert_field_at(
                 0,
                 name=t("papayoo.table.trick", ctx.locale),
@@ -156,11 +241,12 @@ class PapayooRenderer(SeatedRenderer):
         papayoo = self.papayoo_line(view, ctx.locale)
         if papayoo:
             embed.insert_field_at(0, name=t("papayoo.table.papayoo", ctx.locale), value=papayoo)
-        embed.add_field(
-            name=t("papayoo.table.scores", ctx.locale),
-            value=self.scores(view, ctx.locale),
-            inline=False,
-        )
+        if ctx.current and has_scores(view):
+            embed.add_field(
+                name=t("papayoo.table.scores", ctx.locale),
+                value=self.scores(view, ctx.locale),
+                inline=False,
+            )
         return embed
 
     def hand_lines(self, ctx: HandContext) -> list[str]:
@@ -176,7 +262,7 @@ class PapayooRenderer(SeatedRenderer):
                 t(
                     "papayoo.private.locked",
                     locale,
-                    cards=self.cards(you["passed"]),
+                    cards=self.cards(you["passed"], view),
                     left=self.who(left, locale),
                 ),
             )
@@ -187,9 +273,9 @@ class PapayooRenderer(SeatedRenderer):
                     "papayoo.private.received",
                     locale,
                     right=self.who(right, locale),
-                    cards=self.cards(you["received"]),
+                    cards=self.cards(you["received"], view),
                     left=self.who(left, locale),
-                    cards_passed=self.cards(you["passed"]),
+                    cards_passed=self.cards(you["passed"], view),
                 ),
             )
         return lines
@@ -218,10 +304,22 @@ class PapayooRenderer(SeatedRenderer):
         self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
     ) -> Label:
         if action.get("type") == "pass":
-            return Label(t("papayoo.action.pass", locale, cards=self.cards(action["cards"])))
+            cards = " ".join(self.card_plain(c) for c in action["cards"])
+            return Label(t("papayoo.action.pass", locale, cards=cards))
         return super().action_label(action, view, locale)
 
     # -- what happened -----------------------------------------------------------------------
+
+    def won_line(self, trick: Mapping[str, Any], view: Mapping[str, Any], locale: Lang) -> str:
+        """``@Ana takes the trick 2♦ 1♦ 3♦ 10♦: 0 points.`` (a ``trick_won`` event, or the
+        view's ``last_trick``: the table drops this line when it shows the previous trick)."""
+        return t(
+            "papayoo.trick.won_line",
+            locale,
+            winner=self.who(trick["winner"], locale),
+            points=trick["points"],
+            cards=self.cards(trick["cards"], view),
+        )
 
     def event_lines(
         self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], locale: Lang
@@ -230,16 +328,7 @@ class PapayooRenderer(SeatedRenderer):
         for event in events:
             kind = event["type"]
             if kind == "trick_won":
-                cards = " ".join(f"{self.card(c)}" for c in event["cards"])
-                lines.append(
-                    t(
-                        "papayoo.trick.won_line",
-                        locale,
-                        winner=self.who(event["winner"], locale),
-                        points=event["points"],
-                        cards=cards,
-                    )
-                )
+                lines.append(self.won_line(event, view, locale))
             elif kind == "die":
                 lines.append(
                     t(
@@ -247,7 +336,7 @@ class PapayooRenderer(SeatedRenderer):
                         locale,
                         dealer=self.who(event["player"], locale),
                         suit=self.suit_name(event["suit"], locale),
-                        card=self.card(event["papayoo"]),
+                        card=self.card_in(event["papayoo"], view),
                     )
                 )
             elif kind == "round_over":
@@ -271,7 +360,7 @@ class PapayooRenderer(SeatedRenderer):
                         "papayoo.played_line",
                         locale,
                         player=self.who(last["player"], locale),
-                        card=self.card(last["card"]),
+                        card=self.card_in(last["card"], view),
                     )
                 )
         return lines
@@ -350,7 +439,7 @@ class PapayooRenderer(SeatedRenderer):
             "papayoo.timer.auto_play",
             locale,
             player=self.who(player, locale),
-            card=self.card(action["card"]),
+            card=self.card_in(action["card"], view),
         )
 
     def auto_lines(

@@ -297,7 +297,7 @@ def daye_over(e: Event, locale: Lang) -> str:
         return t("spaye.reveal.winner", locale, player=mention(e["winner"])) + " " + left
     players = mentions(e["nikayes"], locale)
     key = "spaye.reveal.final_nikayes" if e["final"] else "spaye.reveal.nikayes"
-    return t(key, locale, players=players) + " " + left
+    return t(key, locale, players=players, count=len(e["nikayes"])) + " " + left
 
 
 # -- exercises -------------------------------------------------------------------------------

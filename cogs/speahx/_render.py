@@ -3,21 +3,35 @@
 Pure functions of engine views and events plus a language (a :class:`SeatedRenderer`). The
 public renders take ``public_view()`` and public events only: a face-down card (anyone's
 table cards, the stock, a chance card kept in hand) is never named.
+
+Cards in message text are the application's card emojis when it has them (the kit's
+:meth:`~bot.seated.SeatedRenderer.card`), else the text they always were (``8♠``, ``🃏``);
+controls show the top card's emoji (:func:`bot.emojis.card_emoji`) beside the cards' text.
+A hand's controls are :mod:`cogs.speahx._controls` (one per distinct move);
+:meth:`SpeahxRenderer.look` says how each one reads.
+
+A player's own hand tells their own moves in the second person ("You play 8♠.") and, to
+them alone, the cards they drew from the stock (:meth:`SpeahxRenderer.drew`). A
+finished game's table and hands say it is over, with the places, the loser marked 💀.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 import discord
 
+from bot.emojis import card_emoji
 from bot.i18n import Lang, t
 from bot.present import SUIT_SYMBOLS
 from bot.seated import HandContext, Label, SeatedRenderer, TableContext
+from cogs.speahx._controls import Look, Move
 
-PILE_SHOWN: Final = 6
-"""How many of the pile's top cards the table shows."""
+PILE_SHOWN: Final = 3
+"""How many of the pile's top cards the table and the hands show, top first."""
+FIELD_MAX: Final = 1024
 BURN_WHY: Final = ("ten", "four", "joker", "terminator")
 
 
@@ -28,8 +42,17 @@ class SpeahxRenderer(SeatedRenderer):
     def name(self, locale: Lang) -> str:
         return "Speahx"
 
-    def card(self, code: str) -> str:
-        return "🃏" if code == "JK" else super().card(code)
+    def card_name(self, code: str) -> str:
+        return "🃏" if code == "JK" else super().card_name(code)
+
+    def arts(self, codes: Sequence[str], limit: int = FIELD_MAX) -> str:
+        """Cards in message text (their art); as plain text when the art would not fit."""
+        text = self.cards(codes)
+        return text if len(text) <= limit else " ".join(self.card_name(c) for c in codes)
+
+    def plain_cards(self, codes: Sequence[str]) -> str:
+        """Cards on a button or in a select (no art markup there)."""
+        return " ".join(self.card_plain(c) for c in codes)
 
     def suit(self, suit: str, locale: Lang) -> str:
         return f"{SUIT_SYMBOLS[suit]} {t(f'speahx.suit.{suit}', locale)}"
@@ -47,6 +70,8 @@ class SpeahxRenderer(SeatedRenderer):
         return f"{jokers} · {timer}\n{t('speahx.opt.decks', locale)}"
 
     def title(self, game_id: int, view: Mapping[str, Any], locale: Lang) -> str:
+        if view.get("phase") == "over":
+            return t("seated.result_title", locale, game="Speahx", game_id=game_id)
         return t(
             "speahx.title",
             locale,
@@ -56,39 +81,79 @@ class SpeahxRenderer(SeatedRenderer):
         )
 
     def pile_text(self, view: Mapping[str, Any], locale: Lang, *, titled: bool = True) -> str:
+        """The pile's top cards, top first (the top one in bold), its size, the suit to follow."""
         pile: list[str] = view["pile"]
         if not pile:
             return t("speahx.pile_empty", locale)
-        shown = [self.card(c) for c in pile[-PILE_SHOWN:]]
-        shown[-1] = f"**{shown[-1]}**"
-        more = "… " if len(pile) > PILE_SHOWN else ""
+        shown = [self.card(c) for c in reversed(pile[-PILE_SHOWN:])]
+        shown[0] = f"**{shown[0]}**"
+        more = " · …" if len(pile) > PILE_SHOWN else ""
         key = "speahx.pile" if titled else "speahx.pile_cards"
-        line = t(key, locale, cards=more + " ".join(shown), count=len(pile))
-        if view.get("suit"):
+        line = t(key, locale, cards=" · ".join(shown) + more, count=len(pile))
+        if view.get("suit") and view.get("phase") != "over":
             key = "speahx.follow_named" if view.get("named") else "speahx.follow"
             line += "\n" + t(key, locale, suit=self.suit(view["suit"], locale))
         return line
 
-    def seats(self, view: Mapping[str, Any], locale: Lang) -> str:
-        out: list[str] = view["out"]
-        lines = []
-        for player in view["players"]:
-            who = self.who(player, locale)
-            if player in out:
-                lines.append(t("speahx.seat_out", locale, player=who, place=out.index(player) + 1))
-                continue
-            mark = "▶ " if player == view.get("turn") else ""
+    @staticmethod
+    def place(player: str, view: Mapping[str, Any]) -> int | None:
+        """The place of a player out (1 first out), or the loser's once the game is over;
+        ``None`` for a player still in the game."""
+        out: list[str] = list(view.get("out") or [])
+        if player in out:
+            return out.index(player) + 1
+        if view.get("phase") == "over" and view.get("loser") == player:
+            return len(out) + 1
+        return None
+
+    def places(self, view: Mapping[str, Any], locale: Lang) -> str:
+        """The final places, first out first, the loser last and marked 💀."""
+        lines = [
+            t("speahx.seat_out", locale, player=self.who(p, locale), place=i)
+            for i, p in enumerate(view.get("out") or [], start=1)
+        ]
+        loser = view.get("loser")
+        if loser:
             lines.append(
-                mark
-                + t(
-                    "speahx.seat",
+                t(
+                    "speahx.seat_loser",
                     locale,
-                    player=who,
-                    hand=view["hand_sizes"][player],
-                    table=len(view["table_cards"][player]),
+                    player=self.who(str(loser), locale),
+                    place=len(lines) + 1,
+                    hand=view["hand_sizes"].get(loser, 0),
                 )
             )
-        return "\n".join(lines)[:1024]
+        return "\n".join(lines)[:FIELD_MAX] or "—"
+
+    def seat_counts(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
+        """``@Ana: 5 in hand · 5 face down``, or ``🏁 @Ana: out, place 1``."""
+        who = self.who(player, locale)
+        out: list[str] = list(view.get("out") or [])
+        if player in out:
+            return t("speahx.seat_out", locale, player=who, place=out.index(player) + 1)
+        return t(
+            "speahx.seat",
+            locale,
+            player=who,
+            hand=view["hand_sizes"][player],
+            table=len(view["table_cards"][player]),
+        )
+
+    def seats(self, view: Mapping[str, Any], locale: Lang) -> str:
+        """Every seat in playing order (the next seat plays next) with its cards left, when no
+        one is to act (the game over or abandoned); during play :meth:`add_turn` lists them."""
+        lines = [self.seat_counts(p, view, locale) for p in view["players"]]
+        return "\n".join(lines)[:FIELD_MAX]
+
+    def seat_line(self, player: str, acting: bool, ctx: TableContext) -> str:
+        """The kit's seat in playing order (``▶`` before whoever must act, the timer) with
+        the seat's cards: in hand and face-down table cards, or the place of a player out."""
+        if player in (ctx.view.get("out") or []):
+            return self.seat_counts(player, ctx.view, ctx.locale)
+        line = super().seat_line(player, acting, ctx)
+        who = self.who(player, ctx.locale)
+        counts = self.seat_counts(player, ctx.view, ctx.locale)
+        return line.replace(who, counts, 1) if who in line else f"{line} · {counts}"
 
     # -- the table ---------------------------------------------------------------------------
 
@@ -98,16 +163,22 @@ class SpeahxRenderer(SeatedRenderer):
         if ctx.status == "voided":
             embed.colour = discord.Colour.dark_grey()
         embed.description = self.pile_text(view, locale)
-        embed.add_field(
-            name=t("speahx.players", locale), value=self.seats(view, locale), inline=False
-        )
+        if ctx.status == "active" and view.get("to_act"):
+            self.add_turn(embed, ctx)
+        elif view.get("phase") == "over":
+            embed.add_field(
+                name=t("speahx.places", locale), value=self.places(view, locale), inline=False
+            )
+        else:
+            embed.add_field(
+                name=t("speahx.players", locale), value=self.seats(view, locale), inline=False
+            )
         embed.add_field(
             name=t("speahx.stock_title", locale),
             value=self.stock_text(view, locale),
             inline=False,
         )
         self.add_last(embed, ctx.last, locale)
-        self.add_turn(embed, ctx)
         return embed
 
     @staticmethod
@@ -127,16 +198,35 @@ class SpeahxRenderer(SeatedRenderer):
 
     # -- a player's hand ---------------------------------------------------------------------
 
+    def add_last(self, embed: discord.Embed, last: Sequence[str], locale: Lang) -> None:
+        """What just happened; the oldest lines left out rather than a card cut in two."""
+        lines = list(last)
+        while lines and len("\n".join(lines)) > FIELD_MAX:
+            lines.pop(0)
+        super().add_last(embed, lines, locale)
+
+    def finished(self, ctx: HandContext) -> bool:
+        """The hand's player is out, or the game is over: no live-game line is shown."""
+        return ctx.status != "voided" and (
+            ctx.view.get("phase") == "over" or self.place(ctx.player, ctx.view) is not None
+        )
+
     def hand(self, ctx: HandContext) -> discord.Embed:
+        ctx = replace(ctx, last=self.yours(ctx.last, ctx.view, ctx.player, ctx.locale))
         embed = super().hand(ctx)
         view, locale = ctx.view, ctx.locale
         you = view["you"]
-        embed.insert_field_at(
-            0,
-            name=t("speahx.pile_title", locale),
-            value=self.pile_text(view, locale, titled=False),
-            inline=False,
-        )
+        if self.finished(ctx):
+            if not you.get("hand"):
+                embed.clear_fields()  # "Your hand (0)": nothing left to show
+            return embed
+        if ctx.current:  # off turn the hand is not edited as the pile changes
+            embed.insert_field_at(
+                0,
+                name=t("speahx.pile_title", locale),
+                value=self.pile_text(view, locale, titled=False),
+                inline=False,
+            )
         positions = you.get("table_positions") or []
         embed.add_field(
             name=t("speahx.your_table", locale),
@@ -145,9 +235,51 @@ class SpeahxRenderer(SeatedRenderer):
         )
         if you.get("chance"):
             embed.add_field(
-                name=t("speahx.your_chance", locale), value=self.cards(you["chance"]), inline=False
+                name=t("speahx.your_chance", locale), value=self.arts(you["chance"]), inline=False
             )
         return embed
+
+    def hand_lines(self, ctx: HandContext) -> list[str]:
+        """The kit's lines, after the note the cards the player drew (:meth:`drew`); a
+        finished player's place instead of waiting for a turn."""
+        lines = super().hand_lines(ctx)
+        drew = self.drew(ctx)
+        if drew:
+            lines.insert(1 if ctx.note else 0, drew)
+        place = self.place(ctx.player, ctx.view)
+        if place is None or ctx.status == "voided" or not lines:
+            return lines
+        key = "speahx.you.last" if ctx.view.get("loser") == ctx.player else "speahx.you.finished"
+        mine = t(key, ctx.locale, place=place)
+        if ctx.status == "over":
+            lines.insert(len(lines) - 1, mine)  # before "the result is in the channel"
+        else:
+            lines[-1] = mine  # instead of "not your turn yet"
+        return lines
+
+    def drew(self, ctx: HandContext) -> str | None:
+        """``You drew J♠ A♥.``: the cards the player's latest refill took from the stock, in
+        their own hand only (``view(player)["you"]["drawn"]``: the ``refill`` event never
+        names them), from the end of that turn until their next turn starts."""
+        if ctx.status == "voided":
+            return None
+        drawn = [str(c) for c in ctx.view["you"].get("drawn") or []]
+        if not drawn:
+            return None
+        return t("speahx.you.drew", ctx.locale, cards=self.arts(self.hand_order(drawn), 400))
+
+    def yours(
+        self, lines: Sequence[str], view: Mapping[str, Any], player: str, locale: Lang
+    ) -> list[str]:
+        """The last move's lines as ``player``'s own hand tells them: their own moves in the
+        second person (the move's events are the view's ``last``)."""
+        mine: dict[str, str] = {}
+        for event in view.get("last") or []:
+            public = self.event_line(event, locale)
+            own = self.event_line(event, locale, you=player)
+            if public and own and public != own:
+                mine[public] = own
+        return [mine.get(line, line) for line in lines]
 
     def prompt(self, ctx: HandContext) -> str:
         view, locale = ctx.view, ctx.locale
@@ -168,7 +300,7 @@ class SpeahxRenderer(SeatedRenderer):
         kind = action.get("type")
         if kind == "play":
             cards: list[str] = list(action["cards"])
-            text = self.cards(cards)
+            text = self.plain_cards(cards)
             if (
                 len(cards) == 4
                 and all(c.startswith("J") and c != "JK" for c in cards)
@@ -199,6 +331,35 @@ class SpeahxRenderer(SeatedRenderer):
             return Label(t(key, locale))
         return super().action_label(action, view, locale)
 
+    def look(self, move: Move, view: Mapping[str, Any], locale: Lang) -> Look:
+        """How one distinct move reads on its button or select option: a play shows its
+        cards in the order they go down (the last on top), the top card's emoji, and says
+        which card ends on top when another order of the same cards ends differently."""
+        action = move.action
+        if action.get("type") != "play":
+            label = self.action_label(action, view, locale)
+            return Look(label.text, label.emoji, label.style, label.description)
+        cards = [str(c) for c in action["cards"]]
+        text = self.action_label(action, view, locale).text
+        notes = []
+        if move.order_matters and move.stays is not None:
+            stays = self.plain_cards(list(reversed(move.stays)))
+            notes.append(t("speahx.look.stay", locale, cards=stays))
+        elif move.order_matters:
+            notes.append(t("speahx.look.on_top", locale, card=self.card_plain(cards[-1])))
+        if move.burns:
+            notes.append(t("speahx.look.burns", locale))
+        if notes:
+            text = " · ".join([text, *notes])
+        count = len(cards)
+        description = t("speahx.look.count", locale, count=count) if count > 1 else None
+        return Look(
+            text,
+            card_emoji(cards[-1]),
+            discord.ButtonStyle.primary,
+            description,
+        )
+
     # -- what happened -----------------------------------------------------------------------
 
     def event_lines(
@@ -211,44 +372,51 @@ class SpeahxRenderer(SeatedRenderer):
                 lines.append(line)
         return lines[-8:]
 
-    def event_line(self, event: Mapping[str, Any], locale: Lang) -> str | None:
+    def event_line(
+        self, event: Mapping[str, Any], locale: Lang, *, you: str | None = None
+    ) -> str | None:
+        """One event's line; ``you``: in that player's own hand (their moves as "You …")."""
         kind = event["type"]
         who = self.who(str(event.get("player", "")), locale) if event.get("player") else ""
+        ev = "speahx.you." if you is not None and event.get("player") == you else "speahx.ev."
         if kind == "play":
-            key = "speahx.ev.play_table" if event.get("source") == "table" else "speahx.ev.play"
+            key = "play_table" if event.get("source") == "table" else "play"
             if event.get("source") == "chance":
-                key = "speahx.ev.play_chance"
-            return t(key, locale, player=who, cards=self.cards(event["cards"]))
+                key = "play_chance"
+            return t(ev + key, locale, player=who, cards=self.arts(event["cards"], 400))
         if kind in ("speah", "torkel"):
             return t(f"speahx.ev.{kind}", locale, player=who)
         if kind == "suit_named":
-            return t("speahx.ev.suit", locale, player=who, suit=self.suit(event["suit"], locale))
+            return t(ev + "suit", locale, player=who, suit=self.suit(event["suit"], locale))
         if kind == "burn":
             why = event["why"] if event["why"] in BURN_WHY else "ten"
-            again = t("speahx.ev.again", locale) if event.get("again") else ""
-            return t(f"speahx.ev.burn_{why}", locale, player=who) + again
+            again = t(ev + "again", locale) if event.get("again") else ""
+            return t(f"{ev}burn_{why}", locale, player=who) + again
         if kind == "joker_target":
+            if you is not None and event.get("target") == you:
+                ev = "speahx.you.given_"
             return t(
-                "speahx.ev.target",
+                ev + "target",
                 locale,
                 player=who,
                 target=self.who(str(event["target"]), locale),
                 count=len(event["cards"]),
             )
         if kind == "collect":
-            return t("speahx.ev.collect", locale, player=who, count=len(event["cards"]))
+            return t(ev + "collect", locale, player=who, count=len(event["cards"]))
         if kind == "chance_drawn":
-            return t("speahx.ev.chance", locale, player=who, n=event["number"])
+            return t(ev + "chance", locale, player=who, n=event["number"])
         if kind == "chance_kept":
-            return t("speahx.ev.chance_kept", locale, player=who, count=event["count"])
+            return t(ev + "chance_kept", locale, player=who, count=event["count"])
         if kind == "table_failed":
-            return t("speahx.ev.table_failed", locale, player=who, count=len(event["cards"]))
+            return t(ev + "table_failed", locale, player=who, count=len(event["cards"]))
         if kind == "table_shown":
             return t("speahx.ev.table_shown", locale, player=who, card=self.card(event["card"]))
         if kind == "out":
-            return t("speahx.ev.out", locale, player=who, place=event["place"])
-        if kind == "game_over":
-            return t("speahx.ev.loser", locale, player=self.who(str(event["loser"]), locale))
+            return t(ev + "out", locale, player=who, place=event["place"])
+        if kind == "game_over" and event.get("loser"):
+            ev = "speahx.you." if you is not None and event["loser"] == you else "speahx.ev."
+            return t(ev + "loser", locale, player=self.who(str(event["loser"]), locale))
         return None
 
     def hands_changed(self, events: Sequence[Mapping[str, Any]]) -> set[str]:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from bot.i18n import Lang, t
+from bot.present import mention
 from bot.seated import Challenge, OptionSpec, SeatedCog, SeatedSpec, seated_group
 from bot.storage import StoredGame
-from cogs.spit._render import SpitRenderer, decode
+from cogs.spit._render import COLOURS, SpitRenderer, decode
 
 KIND: Final = "spit"
 CHALLENGE_MINUTES: Final = 10
@@ -52,12 +54,26 @@ class SpitCog(SeatedCog, name="Spit"):
         seconds = self.REACTION.get(level, 1.0) + self.PER_OPTION.get(level, 0.15) * options
         return seconds * self.COMPUTER_DELAY
 
+    def board_owner(self, arg: str | None, stored: StoredGame) -> str | None:
+        """``<seat>.<move>``: the player sitting in ``seat`` (``None``: no seat named)."""
+        seat = (arg or "").partition(".")[0]
+        players = stored.game.public_view()["players"]
+        return str(players[int(seat)]) if seat.isdigit() and int(seat) < len(players) else None
+
     def board_action(
         self, arg: str | None, stored: StoredGame, player: str
     ) -> dict[str, Any] | None:
         """``<seat>.<move>``: the move itself, good while the board still allows it."""
-        seat, _, code = (arg or "").partition(".")
-        players = stored.game.public_view()["players"]
-        if not seat.isdigit() or int(seat) >= len(players) or players[int(seat)] != player:
+        if self.board_owner(arg, stored) != player:
             return None
-        return decode(code)
+        return decode((arg or "").partition(".")[2])
+
+    def not_your_controls(self, stored: StoredGame, owner: str, player: str, locale: Lang) -> str:
+        """Whose buttons these are, and which colour marks the presser's own."""
+        players = stored.game.public_view()["players"]
+        return t(
+            "spit.not_yours",
+            locale,
+            player=mention(owner, locale),
+            marker=COLOURS[players.index(player) % 2] if player in players else "",
+        )

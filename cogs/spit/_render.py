@@ -1,9 +1,12 @@
 """What Spit looks like on Discord: one public board, both players' piles and controls.
 
 Spit hides nothing but face-down cards, so the whole game is one channel message. Each
-player has their own controls on it (their colour on every button): one row per spit pile
-with a button per stock pile (the card, enabled when it fits that spit pile), and a last row
-for the moves of the moment (Spit!, the slap, a move that uncovers a card).
+player has a colour (🟦 the first seat, 🟥 the second), shown next to their name on the
+title, on their side of the board, on what they did, and on every one of their controls:
+one row per spit pile with a button per stock pile (the card, enabled when it fits that
+spit pile), and a last row for the moves of the moment (Spit!, the slap, a move that
+uncovers a card). Cards are the application's card emojis (:mod:`bot.emojis`) where it has
+them, else text (``7♥``); a pile's size is said in words (``7♥ · 3 cards``).
 
 A control names the move itself (``p.<pile>.<card>.<spit>.<onto>`` ...): a click stays good
 while the opponent's moves leave it possible, and one that lost a race is refused by the
@@ -17,7 +20,9 @@ from typing import Any, Final
 
 import discord
 
+from bot.emojis import card_emoji, card_text
 from bot.i18n import Lang, t
+from bot.present import SUIT_SYMBOLS
 from bot.seated import Label, SeatedRenderer, TableContext
 from bot.ui import GameButton, GameView
 
@@ -77,22 +82,60 @@ class SpitRenderer(SeatedRenderer):
         return " · ".join(parts)
 
     def title(self, game_id: int, view: Mapping[str, Any], locale: Lang) -> str:
-        names = view.get("names") or {}
         a, b = view["players"]
         return t(
             "spit.title",
             locale,
             game_id=game_id,
-            a=names.get(a) or self.plain(a, view, locale),
-            b=names.get(b) or self.plain(b, view, locale),
+            a=f"{COLOURS[0]} {self.plain(a, view, locale)}",
+            b=f"{COLOURS[1]} {self.plain(b, view, locale)}",
         )
+
+    # -- cards, sizes and sides ----------------------------------------------------------------
+
+    def plain_card(self, code: str) -> str:
+        """A card as plain text (``7♥``), for labels, where no emoji markup can show."""
+        if len(code) >= 2 and code[-1] in SUIT_SYMBOLS:
+            return code[:-1] + SUIT_SYMBOLS[code[-1]]
+        return code
+
+    def face(self, code: str) -> str:
+        """A card in message text: its emoji, else ``7♥``."""
+        return card_text(code, self.plain_card(code))
+
+    def count(self, n: int, locale: Lang) -> str:
+        """A number of cards in words: ``no card``, ``1 card``, ``3 cards``."""
+        return t(
+            "spit.cards.none" if n <= 0 else "spit.cards.one" if n == 1 else "spit.cards.many",
+            locale,
+            n=n,
+        )
+
+    def marker(self, player: str, view: Mapping[str, Any]) -> str:
+        """A player's colour: 🟦 the first seat, 🟥 the second."""
+        players = list(view.get("players") or [])
+        return COLOURS[players.index(player) % 2] if player in players else ""
+
+    def side(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
+        """A player named with their colour: ``🟦 @Ana``."""
+        return f"{self.marker(player, view)} {self.who(player, locale)}".strip()
 
     def centre(self, view: Mapping[str, Any], locale: Lang) -> str:
         piles = []
         for j, pile in enumerate(view["spit_piles"]):
-            top = self.card(pile["top"]) if pile["top"] else "—"
             arrow = ARROWS[j] if len(view["spit_piles"]) == 2 else "⬇"
-            piles.append(t("spit.spit_pile", locale, arrow=arrow, card=top, size=pile["size"]))
+            if not pile["top"]:
+                piles.append(t("spit.spit_pile_empty", locale, arrow=arrow))
+                continue
+            piles.append(
+                t(
+                    "spit.spit_pile",
+                    locale,
+                    arrow=arrow,
+                    card=self.face(pile["top"]),
+                    size=self.count(pile["size"], locale),
+                )
+            )
         return "   ".join(piles)
 
     def phase_line(self, view: Mapping[str, Any], locale: Lang) -> str:
@@ -100,30 +143,36 @@ class SpitRenderer(SeatedRenderer):
         if phase == "spit":
             ready = view["ready"]
             if view.get("lone_spitter"):
-                return t("spit.phase.lone", locale, player=self.who(view["lone_spitter"], locale))
+                lone = self.side(view["lone_spitter"], view, locale)
+                return t("spit.phase.lone", locale, player=lone)
             if ready:
-                return t("spit.phase.ready", locale, player=self.who(ready[0], locale))
+                return t("spit.phase.ready", locale, player=self.side(ready[0], view, locale))
             return t("spit.phase.spit", locale)
         if phase == "slap":
             key = "spit.phase.take" if view["options"].get("no_slap") else "spit.phase.slap"
             return t(key, locale)
         if phase == "over":
             winner = view.get("winner")
-            return t("spit.phase.over", locale, player=self.who(winner, locale)) if winner else ""
+            if not winner:
+                return ""
+            return t("spit.phase.over", locale, player=self.side(winner, view, locale))
         return t("spit.phase.play", locale)
 
     def stock_line(self, view: Mapping[str, Any], player: str, locale: Lang) -> str:
+        """A player's side: who, their spit cards and cards left, then each stock pile as
+        its face-up card and its size (``J♦ · 2 cards``), in the order of their buttons."""
         piles = []
         for pile in view["stocks"][player]:
             if pile["top"] is None:
-                piles.append("·")
+                piles.append(t("spit.empty_place", locale))
             else:
-                down = f"+{pile['down']}" if pile["down"] else ""
-                piles.append(f"{self.card(pile['top'])}{down}")
+                size = self.count(1 + int(pile["down"]), locale)
+                piles.append(f"{self.face(pile['top'])} · {size}")
         return t(
             "spit.stock_line",
             locale,
-            piles="  ".join(piles),
+            player=self.who(player, locale),
+            piles="   ".join(piles),
             spit=view["spit_cards"][player],
             left=view["cards_left"][player],
         )
@@ -138,8 +187,13 @@ class SpitRenderer(SeatedRenderer):
         embed.description = self.centre(view, locale) + "\n" + self.phase_line(view, locale)
         for seat, player in enumerate(view["players"]):
             embed.add_field(
-                name=f"{COLOURS[seat]} {self.plain(player, view, locale)}",
-                value=self.who(player, locale) + "\n" + self.stock_line(view, player, locale),
+                name=t(
+                    "spit.side",
+                    locale,
+                    marker=COLOURS[seat],
+                    name=self.plain(player, view, locale)[:200],
+                ),
+                value=self.stock_line(view, player, locale)[:1024],
                 inline=False,
             )
         self.add_last(embed, ctx.last, locale)
@@ -166,17 +220,24 @@ class SpitRenderer(SeatedRenderer):
                         ),
                         None,
                     )
-                    top = self.card(pile["top"]) if pile["top"] else "·"
                     arrow = ARROWS[j] if spits == 2 else "⬇"
                     arg = f"{seat}.{encode(play)}" if play else f"{seat}.x{j}{i}"
+                    # The card's emoji, then the side's colour and the card's rank in the
+                    # label; without an emoji, the colour as the emoji and the card in text.
+                    art = card_emoji(pile["top"]) if pile["top"] else None
+                    top = self.plain_card(pile["top"]) if pile["top"] else "·"
+                    if art is not None:
+                        text = f"{COLOURS[seat]} {pile['top'][:-1]} {arrow}"
+                    else:
+                        text = f"{top} {arrow}"
                     items.append(
                         GameButton(
                             kind,
                             game_id,
                             "do",
                             arg,
-                            label=f"{top} {arrow}",
-                            emoji=COLOURS[seat],
+                            label=text,
+                            emoji=art or COLOURS[seat],
                             style=STYLES[seat] if play else discord.ButtonStyle.secondary,
                             disabled=play is None,
                             row=row,
@@ -206,9 +267,10 @@ class SpitRenderer(SeatedRenderer):
     ) -> Label:
         kind = action["type"]
         if kind == "play":
-            return Label(f"{self.card(action['card'])} → {self.card(action['onto'])}")
+            card, onto = self.plain_card(action["card"]), self.plain_card(action["onto"])
+            return Label(f"{card} → {onto}")
         if kind == "fill":
-            return Label(t("spit.action.fill", locale, card=self.card(action["card"])))
+            return Label(t("spit.action.fill", locale, card=self.plain_card(action["card"])))
         if kind == "spit":
             if action.get("pile") is None:
                 return Label(t("spit.action.spit", locale))
@@ -225,19 +287,20 @@ class SpitRenderer(SeatedRenderer):
         lines: list[str] = []
         for event in events:
             kind = event["type"]
-            who = self.who(str(event.get("player", "")), locale) if event.get("player") else ""
+            player = str(event.get("player") or "")
+            who = self.side(player, view, locale) if player else ""
             if kind == "play":
                 lines.append(
                     t(
                         "spit.ev.play",
                         locale,
                         player=who,
-                        card=self.card(event["card"]),
-                        onto=self.card(event["onto"]),
+                        card=self.face(event["card"]),
+                        onto=self.face(event["onto"]),
                     )
                 )
             elif kind == "spit":
-                cards = " ".join(self.card(c["card"]) for c in event["cards"])
+                cards = " ".join(self.face(c["card"]) for c in event["cards"])
                 lines.append(t("spit.ev.spit", locale, cards=cards))
             elif kind == "ready":
                 lines.append(t("spit.ev.ready", locale, player=who))
@@ -252,17 +315,21 @@ class SpitRenderer(SeatedRenderer):
             elif kind == "stock_empty":
                 lines.append(t("spit.ev.stock_empty", locale, player=who))
             elif kind == "game_over":
-                lines.append(
-                    t("spit.phase.over", locale, player=self.who(str(event["winner"]), locale))
-                )
+                winner = self.side(str(event["winner"]), view, locale)
+                lines.append(t("spit.phase.over", locale, player=winner))
         return lines[-6:]
 
     def result(self, game_id: int, over: Mapping[str, Any], locale: Lang) -> discord.Embed:
         winner = str(over.get("winner") or "")
         scores: Mapping[str, Any] = over.get("scores") or {}
         lines = [
-            t("spit.result_line", locale, player=self.who(p, locale), left=n)
-            for p, n in scores.items()
+            t(
+                "spit.result_line",
+                locale,
+                player=f"{COLOURS[seat % 2]} {self.who(p, locale)}",
+                left=n,
+            )
+            for seat, (p, n) in enumerate(scores.items())
         ]
         return discord.Embed(
             title=t("seated.result_title", locale, game="Spit", game_id=game_id),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from pathlib import Path
 
 import discord
@@ -21,6 +22,7 @@ from bot.i18n import (
     locale_for_user,
     normalize_locale,
     placeholders,
+    plural_forms,
     t,
 )
 from bot.storage import GuildSettings
@@ -48,6 +50,90 @@ def test_same_placeholders() -> None:
         if (fr := CATALOGS["fr"].get(key)) is not None and placeholders(en) != placeholders(fr)
     ]
     assert not differ, "placeholders differ:\n" + "\n".join(differ)
+
+
+def _specs(text: str) -> list[tuple[str, str]]:
+    return [(name, spec) for _, name, spec, _ in string.Formatter().parse(text) if name and spec]
+
+
+def test_plurals_are_well_formed() -> None:
+    """Every ``{n:plural:one|other}`` has two forms. Its number counts as a placeholder (the
+    same in en and fr, :func:`test_same_placeholders`), whichever language needs the plural:
+    English agrees a verb ("wins"), French an adjective too ("brûlées")."""
+    bad = []
+    for lang in LOCALES:
+        for key, text in CATALOGS[lang].items():
+            try:
+                for _, spec in _specs(text):
+                    plural_forms(spec)
+            except ValueError as err:
+                bad.append(f"{key} ({lang}): {err}")
+    assert not bad, "bad plurals:\n" + "\n".join(bad)
+    assert placeholders("{n} {n:plural:card|cards}") == placeholders("{n} cartes") == {"n"}
+
+
+def test_no_catalog_text_writes_a_plural_by_hand() -> None:
+    """No "card(s)" nor "jeu(x)": a text says the form its number takes (``{n:plural:...}``)."""
+    hand = re.compile(r"\w\((s|x|e|es)\)")
+    found = [f"{key} ({lang})" for lang in LOCALES for key, text in CATALOGS[lang].items()
+             if hand.search(text)]  # fmt: skip
+    assert not found, f"plurals written by hand: {', '.join(found)}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "expected"),
+    [
+        ("en", 0, "0 cards left · Ana and Bob win"),
+        ("en", 1, "1 card left · Ana wins"),
+        ("en", 2, "2 cards left · Ana and Bob win"),
+        ("fr", 0, "0 carte restante · Ana et Bob gagnent"),
+        ("fr", 1, "1 carte restante · Ana gagne"),
+        ("fr", 2, "2 cartes restantes · Ana et Bob gagnent"),
+    ],
+)
+def test_t_picks_the_plural_form_of_each_language(
+    lang: str, count: int, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = {
+        "en": "{n} {n:plural:card|cards} left · {who} {names:plural:wins|win}",
+        "fr": "{n} {n:plural:carte|cartes} restante{n:plural:|s} · {who} {names:plural:gagne|gagnent}",
+    }
+    monkeypatch.setitem(CATALOGS[lang], "test.plural", texts[lang])  # type: ignore[index]
+    names = ["Ana"] if count == 1 else ["Ana", "Bob"]
+    who = names[0] if count == 1 else {"en": "Ana and Bob", "fr": "Ana et Bob"}[lang]
+    assert t("test.plural", lang, n=count, who=who, names=names) == expected
+    assert placeholders(texts[lang]) == {"n", "who", "names"}
+
+
+def test_the_catalogs_say_one_and_several_right() -> None:
+    """The texts that said "1 deck(s)", "(1 cards)", "0 card(s) left", "(2 to 2 players)" and
+    "@Cid win and do the exercise"."""
+    assert t("speahx.title", "en", game_id=4, players=2, decks=1).endswith("2 players · 1 deck")
+    assert t("speahx.title", "fr", game_id=4, players=3, decks=2).endswith("3 joueurs · 2 jeux")
+    assert t("speahx.ev.collect", "en", player="Ana", count=1) == "Ana collects the pile (1 card)."
+    assert "(0 carte)" in t("speahx.ev.collect", "fr", player="Ana", count=0)
+    assert t("spit.result_line", "en", player="Ana", left=0) == "Ana: 0 cards left"
+    assert t("spit.result_line", "fr", player="Ana", left=1) == "Ana : 1 carte restante"
+    assert t("lobby.seats", "en", min=2, max=2) == "2 players"
+    assert t("lobby.seats_range", "fr", min=3, max=8) == "3 à 8 joueurs"
+    one = t("spaye.reveal.final_nikayes", "en", players="Cid", count=1)
+    assert one.endswith("Cid wins and does the exercise.")
+    two = t("spaye.reveal.final_nikayes", "fr", players="Ana et Cid", count=2)
+    assert two.endswith("Ana et Cid gagnent et font l'exercice.")
+    assert t("spaye.reveal.final_nikayes", "fr", players="Cid", count=1).endswith(
+        "Cid gagne et fait l'exercice."
+    )
+    assert t("papayoo.trick.won_line", "en", winner="Bob", cards="5♠", points=1).endswith(
+        "1 point."
+    )
+
+
+def test_a_plural_without_its_number_shows_the_placeholder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(CATALOGS["en"], "test.plural", "{n} {n:plural:card|cards} for {who}")
+    assert t("test.plural", "en", who="Ana") == "{n} {n} for Ana"
+    assert plural_forms("plural:a|b") == ("a", "b") and plural_forms(">3") is None
+    with pytest.raises(ValueError, match="two forms"):
+        plural_forms("plural:a|b|c")
 
 
 def test_a_game_keeps_its_help_in_its_own_catalog() -> None:

@@ -169,8 +169,8 @@ async def play_a_whole_game(table: Table) -> None:
     assert len(mine) <= 10 and len(mine) == 2 + 4
     rounds = [fake.text_of(m) for m in mine[2:]]
     for n, text in enumerate(rounds, start=1):
-        assert f"Papayoo #{game.id} · round {n}/4 is over" in text
-    assert f"Papayoo #{game.id} · game over" in rounds[-1]
+        assert f"Papayoo #{game.shown_number} · round {n}/4 is over" in text
+    assert f"Papayoo #{game.shown_number} · game over" in rounds[-1]
 
     # Each player's DMs hold their hand and nothing else; no live control is left on it.
     for user in users:
@@ -178,15 +178,18 @@ async def play_a_whole_game(table: Table) -> None:
         assert live_controls(fake, hand) == []
         assert t("seated.hand_over", "fr" if user.locale == "fr" else "en") in hand.text
 
-    # The score line says which number is the total and which the round's.
+    # The scores read round by round: a column per round, then the total; a row per player.
     result = stored.game.result()
     board = fake.message(lobby_id)
     assert fake.buttons(board) == []
     last_round = result["rounds"][-1]
+    board_lines = [" ".join(line.split()) for line in board.text.splitlines()]
+    assert "R1 R2 R3 R4 Total" in board_lines
     for user in users:
         p = str(user.id)
-        line = f"<@{p}>: **{result['scores'][p]}** in all · this round +{last_round[p]}"
-        assert line in board.text
+        name = user.global_name or user.name
+        row = [name, *(str(r[p]) for r in result["rounds"]), str(result["scores"][p])]
+        assert " ".join(row) in board_lines
         assert f"<@{p}>: +{last_round[p]} → {result['scores'][p]}" in rounds[-1]
 
     # A card reads the same on its button, in the hand and on the table.
@@ -206,7 +209,7 @@ async def play_a_whole_game(table: Table) -> None:
         line
         for v in board.versions
         for line in message_text(v.content, v.embeds, []).splitlines()
-        if re.match(r"^<@\d+> \S+$", line)
+        if re.match(r"^◦ <@\d+> \S+$", line)
     ]
     assert trick_lines and all(CARD.match(line.split()[-1]) for line in trick_lines)
 
@@ -276,6 +279,7 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
     ana, _, cyd = table.users
     async with fake.run_client(table.bot):
         game_id = await start(table)
+        number = (await table.stored()).shown_number
         assert fake.dms(cyd) == []
         ping = fake.channel_messages(table.channel)[1]
         assert f"<@{cyd.id}>" in ping.content  # the start ping names everyone
@@ -285,7 +289,7 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
             table.channel, lambda m: m.id > ping.id and f"<@{cyd.id}>" in m.content
         )
         assert [u.id for u in notice.mentions] == [cyd.id]
-        assert f"Papayoo #{game_id}" in notice.content and "Show my hand" in notice.content
+        assert f"Papayoo #{number}" in notice.content and "Show my hand" in notice.content
         await fake.wait_for(lambda: len(fake.dms(ana)) == 2)
         assert "🔔 Your turn in Papayoo" in fake.dms(ana)[-1].content
         cog = table.bot.get_cog("Papayoo")
@@ -388,7 +392,8 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
     running = fake.run_client(table.bot)
     await running.start()
     try:
-        game_id = await start(table, {"turn_seconds": 30})
+        await start(table, {"turn_seconds": 30})
+        number = (await table.stored()).shown_number
         await pass_all(table)
         stored = await table.stored()
         turn = stored.game.public_view()["turn"]
@@ -407,7 +412,7 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         clock.advance(seconds=2)
         assert await table.bot.timers.run_due() == 1
         warning = await fake.wait_for(lambda: fake.dms(sleeper)[1:])
-        assert warning[0].content.startswith(f"⏳ Your turn in Papayoo #{game_id}")
+        assert warning[0].content.startswith(f"⏳ Your turn in Papayoo #{number}")
         assert "<t:" in warning[0].content
         assert (await table.stored()).game.dumps() == stored.game.dumps()  # no move yet
 
@@ -684,7 +689,8 @@ async def test_bad_moves_are_refused_and_change_nothing(
     ana, bob, _, zed = table.users
     table.users = table.users[:3]
     async with fake.run_client(table.bot):
-        game_id = await start(table)
+        await start(table)
+        number = (await table.stored()).shown_number
         stored = await table.stored()
         before = stored.version
 
@@ -756,7 +762,7 @@ async def test_bad_moves_are_refused_and_change_nothing(
         over = await fake.click(user, still_showing(mine, earlier), custom_id)
         assert over.callback_type == 7 and custom_ids(fake, mine) == []
         await unchanged(over, "The game is over")
-        assert f"Papayoo #{game_id} · game over" in over.text
+        assert f"Papayoo #{number} · game over" in over.text
         assert_hands_stay_private(table)
 
 
@@ -772,6 +778,7 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
     bot = table.bot
     async with fake.run_client(bot):
         game_id = await start(table, {"turn_seconds": 30})
+        number = (await table.stored()).shown_number
         await pass_all(table)
         stored = await table.stored()
         channel_before = len(fake.channel_messages(table.channel))
@@ -780,13 +787,13 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         refused = await fake.slash(bob, table.channel, "papayoo abandon")
         assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
         assert fake.buttons(refused) == []
-        wrong = await fake.slash(ana, table.channel, "papayoo abandon", {"game": game_id + 9})
-        assert wrong.ephemeral and f"There is no Papayoo game #{game_id + 9}" in wrong.text
+        wrong = await fake.slash(ana, table.channel, "papayoo abandon", {"game": number + 9})
+        assert wrong.ephemeral and f"There is no Papayoo game #{number + 9}" in wrong.text
 
         # The host is asked first; "Keep playing" keeps it.
         asked = await fake.slash(ana, table.channel, "papayoo abandon")
         assert asked.ephemeral
-        assert f"End Papayoo #{game_id} for everyone? No result is kept." in asked.text
+        assert f"End Papayoo #{number} for everyone? No result is kept." in asked.text
         kept = await fake.click(ana, asked, f"gn:papayoo:{game_id}:keep")
         assert kept.callback_type == 7 and "The game goes on." in kept.text
         assert (await table.stored()).version == stored.version
@@ -795,7 +802,7 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         first = await fake.slash(ana, table.channel, "papayoo abandon")
         second = await fake.slash(ana, table.channel, "papayoo abandon")
         done = await fake.click(ana, first, f"gn:papayoo:{game_id}:abandon")
-        assert done.callback_type == 7 and f"Papayoo #{game_id} is abandoned." in done.text
+        assert done.callback_type == 7 and f"Papayoo #{number} is abandoned." in done.text
         await table.quiet()
         ended = await table.stored()
         assert ended.status == "voided"
@@ -806,8 +813,7 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         # One channel message says so; no result, no timer; the table and hands show it.
         said = fake.channel_messages(table.channel)[channel_before:]
         assert [m.content for m in said] == [
-            f"🛑 <@{ana.id}> ended Papayoo #{game_id}. The game is abandoned:"
-            " no result is recorded."
+            f"🛑 <@{ana.id}> ended Papayoo #{number}. The game is abandoned: no result is recorded."
         ]
         assert await bot.store.results.for_game(game_id) == []
         assert await bot.timers.pending() == []
@@ -820,7 +826,7 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         french = hand_of(table, cyd).text
         assert t("seated.hand_abandoned", "fr") in french
         by = f"<@{ana.id}>"
-        assert t("seated.abandoned", "fr", game="Papayoo", game_id=game_id, player=by) in french
+        assert t("seated.abandoned", "fr", game="Papayoo", game_id=number, player=by) in french
         none = await fake.slash(ana, table.channel, "papayoo abandon")
         assert none.ephemeral and "No Papayoo game is running in this channel." in none.text
         assert_hands_stay_private(table)
@@ -835,7 +841,8 @@ async def test_a_server_manager_may_abandon_someone_elses_game(
     fake.add_member(table.guild, admin, permissions=discord.Permissions(manage_guild=True))
     async with fake.run_client(table.bot):
         game_id = await start(table)
-        asked = await fake.slash(admin, table.channel, "papayoo abandon", {"game": game_id})
+        number = (await table.stored()).shown_number
+        asked = await fake.slash(admin, table.channel, "papayoo abandon", {"game": number})
         confirm = f"gn:papayoo:{game_id}:abandon"
 
         # A player who is neither host nor manager, forging that confirmation, is refused.
@@ -848,7 +855,7 @@ async def test_a_server_manager_may_abandon_someone_elses_game(
         done = await fake.click(admin, asked, confirm)
         assert done.callback_type == 7
         assert (await table.stored()).status == "voided"
-        assert f"🛑 <@{admin.id}> ended Papayoo #{game_id}" in fake.text_of(
+        assert f"🛑 <@{admin.id}> ended Papayoo #{number}" in fake.text_of(
             fake.channel_messages(table.channel)[-1]
         )
 

@@ -96,7 +96,7 @@ async def test_a_player_who_closes_their_dms_mid_game_is_pinged_in_the_channel_o
         notice = await fake.wait_for_message(
             table.channel, lambda m: [u.id for u in m.mentions] == [cyd.id]
         )
-        assert f"#{game_id}" in notice.content
+        assert f"#{(await table.stored()).shown_number}" in notice.content
         assert [u.id for u in notice.mentions] == [cyd.id]
         stored = await table.stored()
         assert not stored.meta["hands"].get(str(cyd.id))  # remembered with the game

@@ -12,6 +12,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.engine import load_game
+from cogs.speahx._controls import move_for
 from tests.cogs.conftest import MakeBot
 from tests.fakediscord import FakeDiscord
 from tests.seated.driver import Seats
@@ -104,7 +105,10 @@ async def test_a_hand_of_more_than_25_cards_plays_any_legal_group(
         message = seats.hand(seats.users[0])
         assert fake.selects(message), "a big hand is offered in selects"
         plays = [a for a in legal if a["type"] == "play"]
-        await seats.act(ana, plays[-1])  # the last one offered: a later select or page
+        # The last one offered (a later select or page), by its control: one per distinct move.
+        move = move_for(stored.game.view(ana), plays[-1])
+        assert move is not None
+        await seats.act(ana, legal[move.index])
         after = await seats.stored()
         assert after.version == stored.version + 1
     await bot.store.close()

@@ -100,7 +100,7 @@ async def test_a_click_on_the_other_players_controls_changes_nothing(
         seat = players.index(str(ana.id))
         mine = control(game_id, seat, stored.game.auto_action(str(ana.id)))
         answer = await fake.click(bob, board, mine)
-        assert answer.callback_type == 7 and not answer.ephemeral  # a quiet refresh
+        assert answer.ephemeral and f"<@{ana.id}>" in answer.text  # whose they are, privately
         assert (await bot.store.games.require(game_id)).version == stored.version
     await bot.store.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
 from typing import Any
@@ -286,6 +287,75 @@ def test_no_refill_above_five() -> None:
     events = play(game, A, "5H")
     assert "refill" not in types(events)
     assert len(hand(game, A)) == 6
+
+
+def drawn(game: Speahx, player: str) -> list[str]:
+    cards: list[str] = game.view(player)["you"]["drawn"]
+    return cards
+
+
+def test_the_cards_a_refill_drew_are_in_the_drawers_view_alone_until_their_turn() -> None:
+    game = crafted(
+        [["5H", "5S", "6H", "7H"], ["3S", "4C"]], pile=["9H"], stock=["2S", "KD", "QD", "JD"]
+    )
+    play(game, A, "5H", "5S")
+    assert drawn(game, A) == sort_cards(["KD", "QD", "JD"]) == ["JD", "QD", "KD"]
+    assert drawn(game, B) == []
+    public = json.dumps(game.public_view())
+    assert all(f'"{c}"' not in public for c in ("KD", "QD", "JD"))
+    for player in (B, PLAYERS[5]):  # another player, a spectator
+        assert "KD" not in json.dumps(game.view(player))
+    # saved and loaded
+    again = load_game(game.dumps())
+    assert isinstance(again, Speahx) and drawn(again, A) == ["JD", "QD", "KD"]
+    # B's turn leaves A's cards; B's refill is B's alone; A's turn starts: A's go
+    assert drawn(game, B) == []
+    play(game, B, "3S")
+    assert game.to_act() == [A]
+    assert drawn(game, A) == [] and drawn(game, B) == ["2S"]
+    game.apply(A, {"type": "collect"})
+    assert drawn(game, A) == [] and drawn(game, B) == []
+
+
+def test_a_turn_that_draws_nothing_and_an_older_save_have_no_drawn_cards() -> None:
+    game = crafted([["5H", "6H", "7H", "8H", "9H", "10H"], ["3C"]], stock=["KD"] * 5)
+    play(game, A, "5H")
+    assert drawn(game, A) == []
+    game = crafted([["5H", "6H"], ["3H", "4C"]], pile=["9H"], stock=["KD"] * 9)
+    play(game, A, "5H")
+    data = state(game)
+    assert data["refilled"] == [["KD"] * 4, []]
+    del data["refilled"]  # a game saved before the field
+    old = load_game(json.dumps({"kind": "speahx", **data}))
+    assert isinstance(old, Speahx)
+    assert drawn(old, A) == [] and drawn(old, B) == []
+    play(old, B, "3H")
+    assert drawn(old, B) == ["KD"] * 4
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_drawn_cards_are_exactly_the_cards_the_refill_took(seed: int) -> None:
+    game = start(4, seed)
+    rnd = random.Random(seed)
+    for _ in range(400):
+        if game.is_over():
+            break
+        (player,) = game.to_act()
+        before = state(game)
+        others = {p: drawn(game, p) for p in PLAYERS[:4] if p != player}
+        events = game.apply(player, rnd.choice(game.legal_actions(player)))
+        refill = next((e for e in events if e["type"] == "refill"), None)
+        stock = before["stock"]
+        expected = sort_cards(stock[len(stock) - refill["count"] :]) if refill else []
+        assert drawn(game, player) == expected
+        assert not Counter(expected) - Counter(hand(game, player))
+        for nxt in game.to_act():  # a turn starts: its player has nothing drawn left
+            assert drawn(game, nxt) == []
+            if nxt in others:
+                others[nxt] = []
+        assert {p: drawn(game, p) for p in others} == others
+        public = json.dumps(game.public_view())  # one deck: a drawn card is nowhere else
+        assert all(f'"{c}"' not in public for c in expected)
 
 
 def test_collect_takes_the_whole_pile_and_ends_the_turn() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.engine.base import Action, Event, Game, IllegalAction, register
 from bot.engine.cards import value
-from bot.seated import OptionSpec, SeatedCog, SeatedRenderer, SeatedSpec, seated_group
+from bot.seated import SeatedCog, SeatedRenderer, SeatedSpec, seated_group, turn_option
 
 DEAL = (("2S", "9H", "5C"), ("KD", "3S", "4H"), ("7C", "8D", "AS"), ("6H", "10S", "QC"))
 
@@ -105,7 +105,7 @@ class HighCardRenderer(SeatedRenderer):
 SPEC = SeatedSpec(
     "highcard",
     HighCardRenderer(),
-    options=(OptionSpec("turn_seconds", "Seconds per turn", 0, 0, 600, engine=False),),
+    options=(turn_option(0),),
 )
 
 
