@@ -15,6 +15,12 @@ What a cog gets from ``self.bot`` (a :class:`GamenightBot`):
 ``bot.budget``     the REST budget every bot-token call waits in (:class:`bot.budget.RestBudget`)
 =================  ===========================================================================
 
+With ``SHARD_COUNT`` set, ``GamenightBot(settings)`` builds a :class:`ShardedGamenightBot`
+(the same bot on :class:`discord.ext.commands.AutoShardedBot`): it runs the shards
+``SHARD_IDS`` of ``SHARD_COUNT``, and its REST budget is its share of the token's
+(``REST_SHARE``). Without it the bot is a plain :class:`~discord.ext.commands.Bot` on one
+unsharded connection.
+
 Start-up (:meth:`GamenightBot.setup_hook`): database open, migrations, scheduler start, cogs
 load, command sync, the cards' emojis synced in the background (``bot.card_emojis``,
 :mod:`bot.emojis`); once connected, timers that fell due while the bot was down run.
@@ -29,7 +35,7 @@ import gc
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Self, cast
 
 import aiohttp
 import discord
@@ -44,11 +50,11 @@ from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
 from bot.private import HandButton, PrivateMessenger
 from bot.settings import Settings
-from bot.storage import Database, GuildSettings, Store
-from bot.timers import TimerService
+from bot.storage import Database, GuildSettings, Store, make_database
+from bot.timers import TimerService, new_owner
 from bot.ui import ActionRouter, GameButton, GameSelect, report_error
 
-__all__ = ["INTENTS", "GamenightBot", "GamenightTree"]
+__all__ = ["INTENTS", "GamenightBot", "GamenightTree", "ShardedGamenightBot"]
 
 log = logging.getLogger("gamenight.bot")
 
@@ -123,7 +129,14 @@ class GamenightBot(commands.Bot):
     With a clock other than :class:`SystemClock`, APScheduler is not started and the test
     drives time with ``await bot.timers.run_due()`` (override with ``autorun_timers``).
     ``cogs=None`` loads every cog found in ``cogs/`` (see :func:`bot.extensions.discover_cogs`).
+    With ``SHARD_COUNT`` in the settings, the instance is a :class:`ShardedGamenightBot`.
     """
+
+    def __new__(cls, settings: Settings, *args: Any, **kwargs: Any) -> Self:
+        target: type[GamenightBot] = cls
+        if cls is GamenightBot and settings.sharded:
+            target = ShardedGamenightBot
+        return cast(Self, object.__new__(target))
 
     def __init__(
         self,
@@ -135,7 +148,11 @@ class GamenightBot(commands.Bot):
         freeze_startup: bool = False,
         **options: Any,
     ) -> None:
-        budget = RestBudget(settings.rest_calls_per_second)
+        budget = RestBudget(settings.rest_calls_per_second, share=settings.rest_share_used)
+        if settings.sharded:
+            count = settings.shard_count
+            options.setdefault("shard_count", None if count == "auto" else count)
+            options.setdefault("shard_ids", settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             http_trace=budget.trace_config(),
@@ -149,11 +166,17 @@ class GamenightBot(commands.Bot):
         self.budget = budget
         """Every bot-token REST call waits its turn here (:mod:`bot.budget`)."""
         self.clock: Clock = clock or SystemClock()
-        self.db = Database(settings.database_path)
+        self.db: Database = make_database(settings)
         self.store = Store(self.db, self.clock)
+        # As shards, other processes write the same games: a cached one is checked first.
+        self.store.games.shared = settings.sharded
         if autorun_timers is None:
             autorun_timers = isinstance(self.clock, SystemClock)
-        self.timers = TimerService(self.store.timers, self.clock, autorun=autorun_timers)
+        self.process_id = new_owner()
+        """This process in the database's claims on timers and periodic jobs."""
+        self.timers = TimerService(
+            self.store.timers, self.clock, autorun=autorun_timers, owner=self.process_id
+        )
         self.private = PrivateMessenger(self, self.store.private, self.store.games)
         self.actions = ActionRouter()
         self.background = asyncio.Semaphore(BACKGROUND_SENDS)
@@ -176,6 +199,13 @@ class GamenightBot(commands.Bot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
+        log.info(
+            "gateway: " + self.settings.describe_shards(),
+            extra={
+                "rest_per_s": round(self.budget.rate, 2),
+                "rest_share": round(self.budget.share, 4),
+            },
+        )
         version = await self.store.open()
         log.info("database ready", extra={"schema_version": version})
         await self.timers.start()
@@ -254,3 +284,13 @@ class GamenightBot(commands.Bot):
         finally:
             await self.store.close()
             await super().close()
+
+
+class ShardedGamenightBot(GamenightBot, commands.AutoShardedBot):
+    """The bot as shards (``SHARD_COUNT``): one gateway connection per shard of ``SHARD_IDS``.
+
+    Discord sends each guild's events and interactions to the shard ``(guild_id >> 22) %
+    SHARD_COUNT`` only, and DMs (a click on a hand in DMs) to shard 0: the process that runs
+    shard 0 answers every DM, whichever process runs the game's guild. Built by
+    ``GamenightBot(settings)`` when the settings name a shard count.
+    """

@@ -13,13 +13,21 @@ second call sees the state the first one saved and gets ``IllegalAction``.
 When an action ends a game, its results are written to ``game_results`` in the same
 transaction (see :meth:`GameStore.register_kind` to shape them per kind).
 
-Active games are cached in memory, write-through: ``get``/``require`` of an active game
-read no database, and ``act`` applies the move to a fresh ``load_game`` of the cached
-state text, so a refused move or a failed commit never leaves a half-applied object; the
-committed result replaces the cache entry after the commit. A :class:`StoredGame` returned
-by the store is shared: callers read it and never mutate it (``game.apply``, ``meta[...] =``).
-The cache assumes this process is the only writer (another writer's save makes ``act``
-fail with :class:`StaleGame` and drops the entry).
+Active games are cached in memory, write-through: ``act`` applies the move to a fresh
+``load_game`` of the cached state text, so a refused move or a failed commit never leaves a
+half-applied object; the committed result replaces the cache entry after the commit. A
+:class:`StoredGame` returned by the store is shared: callers read it and never mutate it
+(``game.apply``, ``meta[...] =``).
+
+Several processes on one database (the bot as shards, ``GameStore.shared``): another
+process may save a game this one holds. ``get``/``require`` then check a cached game's
+version with one indexed read (``SELECT version``) and load the row again when it moved;
+without ``shared`` (one process, the only writer) they read no database at all. ``act``
+trusts the cache and lets the save decide: the save is conditional on the version it was
+decided on, and a save that finds another version (:class:`StaleGame`, nothing written)
+reloads the game and decides again, guard included, on the newest state; a move the cached
+copy refuses is refused only once the database confirms that copy is the newest. So a move
+is applied once and in order, whichever process receives it.
 """
 
 from __future__ import annotations
@@ -145,9 +153,13 @@ def _dumps(value: Mapping[str, Any]) -> str:
 
 
 _SELECT = (
-    "SELECT id, kind, guild_id, channel_id, status, state, meta, version, created_at, updated_at"
-    " FROM games"
+    "SELECT id, kind, guild_id, channel_id, status, state, meta, version, created_at,"
+    " updated_at, number FROM games"
 )
+
+
+STALE_RETRIES = 8
+"""Tries of one ``act`` against a game other processes keep saving (each try reloads it)."""
 
 
 def _row_to_game(row: sqlite3.Row) -> StoredGame:
@@ -163,6 +175,7 @@ def _row_to_game(row: sqlite3.Row) -> StoredGame:
         version=row["version"],
         created_at=from_iso(row["created_at"]),
         updated_at=from_iso(row["updated_at"]),
+        number=row["number"],
     )
 
 
@@ -176,14 +189,16 @@ async def insert_game(
     meta: Mapping[str, Any],
     now: str,
 ) -> int:
-    """INSERT one game row inside the caller's transaction; returns its id."""
+    """INSERT one game row inside the caller's transaction; returns its id. The game gets
+    the next number of its server and kind (:attr:`StoredGame.number`) in the same statement."""
     if game.kind != kind:
         raise ValueError(f"a {game.kind} game cannot be stored as {kind}")
     status = "over" if game.is_over() else "active"
     async with conn.execute(
         "INSERT INTO games (kind, guild_id, channel_id, status, state, meta, version,"
-        " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)",
-        (kind, guild_id, channel_id, status, game.dumps(), _dumps(meta), now, now),
+        " created_at, updated_at, number) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?,"
+        " (SELECT coalesce(max(number), 0) + 1 FROM games WHERE guild_id = ? AND kind = ?))",
+        (kind, guild_id, channel_id, status, game.dumps(), _dumps(meta), now, now, guild_id, kind),
     ) as cur:
         game_id = cur.lastrowid
     if game_id is None:
@@ -248,9 +263,12 @@ async def _record_results(conn: Tx, stored: StoredGame, lines: list[PlayerResult
 class GameStore:
     """The ``games`` table. Available to cogs as ``bot.store.games``."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, *, shared: bool = False) -> None:
         self._db = db
         self._clock = clock
+        self.shared = shared
+        """Other processes write this database too (the bot as shards): a cached game is
+        checked against the saved version before it is returned."""
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._hooks: dict[str, KindHooks] = {}
         self._cache: dict[int, tuple[str, StoredGame]] = {}
@@ -289,10 +307,22 @@ class GameStore:
         found = await self._current(game_id)
         return None if found is None else found[1]
 
-    async def _current(self, game_id: int) -> tuple[str, StoredGame] | None:
-        cached = self._cache.get(game_id)
+    async def _current(
+        self, game_id: int, *, check: bool = True, fresh: bool = False
+    ) -> tuple[str, StoredGame] | None:
+        """The game as committed: (state text, shared object). ``check``: with ``shared``,
+        a cached game is returned only if the database still holds its version; ``fresh``:
+        never the cached one."""
+        cached = None if fresh else self._cache.get(game_id)
         if cached is not None and not self._db.in_transaction():
-            return cached
+            if not (check and self.shared):
+                return cached
+            saved = await self._db.fetchval("SELECT version FROM games WHERE id = ?", (game_id,))
+            if saved == cached[1].version:
+                return cached
+            latest = self._cache.get(game_id)
+            if latest is not None and latest[1].version == saved:
+                return latest  # this process saved it meanwhile
         writes = self._writes
         async with (
             self._db.read() as conn,
@@ -318,6 +348,18 @@ class GameStore:
             self._cache.pop(stored.id, None)
             self._meta_texts.pop(stored.id, None)
 
+    async def _moved(self, stored: StoredGame) -> bool:
+        """Whether the database holds another version of ``stored`` (then it is forgotten)."""
+        saved = await self._db.fetchval("SELECT version FROM games WHERE id = ?", (stored.id,))
+        if saved == stored.version:
+            return False
+        self._forget(stored.id)
+        return True
+
+    def _forget(self, game_id: int) -> None:
+        self._cache.pop(game_id, None)
+        self._meta_texts.pop(game_id, None)
+
     def _meta_text(self, stored: StoredGame) -> str:
         """``stored.meta`` as saved, written again only when it is another object (``meta``
         is replaced, never changed in place)."""
@@ -339,6 +381,14 @@ class GameStore:
         if stored is None:
             raise GameNotFound(game_id)
         return stored
+
+    async def by_number(self, guild_id: int, kind: str, number: int) -> StoredGame | None:
+        """The game of ``kind`` that players of ``guild_id`` know as ``#number``."""
+        game_id = await self._db.fetchval(
+            "SELECT id FROM games WHERE guild_id = ? AND kind = ? AND number = ?",
+            (guild_id, kind, number),
+        )
+        return None if game_id is None else await self.get(int(game_id))
 
     async def find(
         self,
@@ -422,13 +472,18 @@ class GameStore:
         :class:`GameNotFound` for an unknown id.
         """
         async with self.lock(game_id):
-            try:
-                return await self._act(game_id, player_id, action, meta_update, in_tx, guard)
-            except StaleGame:
-                # The game in memory was older than the saved one (nothing was written):
-                # once more from the database. Every save goes through this lock, so the
-                # second try meets the newest state (``_act`` forgot the stale copy).
-                return await self._act(game_id, player_id, action, meta_update, in_tx, guard)
+            for attempt in range(STALE_RETRIES):
+                try:
+                    return await self._act(
+                        game_id, player_id, action, meta_update, in_tx, guard, fresh=attempt > 0
+                    )
+                except StaleGame:
+                    # The game in memory was older than the saved one (nothing was written):
+                    # once more from the database, the move decided again on what it holds.
+                    # In one process the second try meets the newest state (every save goes
+                    # through this lock); other processes may save in between.
+                    log.debug("stale game reloaded", extra={"game_id": game_id})
+            raise StaleGame(f"game #{game_id} kept changing under {STALE_RETRIES} tries")
 
     async def _act(
         self,
@@ -438,17 +493,26 @@ class GameStore:
         meta_update: Mapping[str, Any] | None,
         in_tx: TxHook | None,
         guard: Guard | None,
+        *,
+        fresh: bool = False,
     ) -> ActOutcome:
-        found = await self._current(game_id)
+        # Unchecked: the conditional save below tells a stale copy (StaleGame).
+        found = await self._current(game_id, check=False, fresh=fresh)
         if found is None:
             raise GameNotFound(game_id)
         text, stored = found
-        if not stored.is_active:
-            raise GameClosed(game_id, stored.status)
-        if guard is not None:
-            guard(stored)
-        game = load_game(text)
-        events = game.apply(str(player_id), action)
+        try:
+            if not stored.is_active:
+                raise GameClosed(game_id, stored.status)
+            if guard is not None:
+                guard(stored)
+            game = load_game(text)
+            events = game.apply(str(player_id), action)
+        except IllegalAction:
+            # Refused by the copy in memory: only the newest state may refuse a move.
+            if self.shared and not fresh and await self._moved(stored):
+                raise StaleGame(f"game #{game_id} moved past version {stored.version}") from None
+            raise
         hooks = self.hooks(stored.kind)
         new = replace(
             stored,
@@ -468,7 +532,7 @@ class GameStore:
                 if in_tx is not None:
                     await in_tx(new, events)
         except StaleGame:
-            self._cache.pop(game_id, None)
+            self._forget(game_id)
             raise
         self._remember(state, new)
         log.debug(
@@ -492,18 +556,24 @@ class GameStore:
         self, game_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
     ) -> StoredGame:
         async with self.lock(game_id):
-            stored = await self.require(game_id)
-            new = replace(
-                stored,
-                meta=change(dict(stored.meta)),
-                version=stored.version + 1,
-                updated_at=self._clock.now(),
-            )
-            state = new.game.dumps()
-            async with self._db.transaction() as conn:
-                await _save(conn, new, stored.version, state)
-            self._remember(state, new)
-            return new
+            for _ in range(STALE_RETRIES):
+                stored = await self.require(game_id)
+                new = replace(
+                    stored,
+                    meta=change(dict(stored.meta)),
+                    version=stored.version + 1,
+                    updated_at=self._clock.now(),
+                )
+                state = new.game.dumps()
+                try:
+                    async with self._db.transaction() as conn:
+                        await _save(conn, new, stored.version, state)
+                except StaleGame:
+                    self._forget(game_id)  # another process saved it: merge into its version
+                    continue
+                self._remember(state, new)
+                return new
+            raise StaleGame(f"game #{game_id} kept changing under {STALE_RETRIES} tries")
 
     async def set_status(self, game_id: int, status: GameStatus) -> StoredGame:
         """Force a status (an admin abandoning a game: ``voided``). Returns the saved game.
@@ -513,18 +583,24 @@ class GameStore:
         the game is finished.
         """
         async with self.lock(game_id):
-            stored = await self.require(game_id)
-            if stored.status == status:
-                return stored
-            new = replace(
-                stored, status=status, version=stored.version + 1, updated_at=self._clock.now()
-            )
-            finished = status == "over" and new.game.is_over()
-            lines = self.hooks(new.kind).results(new) if finished else []
-            state = new.game.dumps()
-            async with self._db.transaction() as conn:
-                await _save(conn, new, stored.version, state)
-                if lines:
-                    await _record_results(conn, new, lines)
-            self._remember(state, new)
-            return new
+            for _ in range(STALE_RETRIES):
+                stored = await self.require(game_id)
+                if stored.status == status:
+                    return stored
+                new = replace(
+                    stored, status=status, version=stored.version + 1, updated_at=self._clock.now()
+                )
+                finished = status == "over" and new.game.is_over()
+                lines = self.hooks(new.kind).results(new) if finished else []
+                state = new.game.dumps()
+                try:
+                    async with self._db.transaction() as conn:
+                        await _save(conn, new, stored.version, state)
+                        if lines:
+                            await _record_results(conn, new, lines)
+                except StaleGame:
+                    self._forget(game_id)
+                    continue
+                self._remember(state, new)
+                return new
+            raise StaleGame(f"game #{game_id} kept changing under {STALE_RETRIES} tries")

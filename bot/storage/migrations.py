@@ -208,12 +208,48 @@ ALTER TABLE guild_settings DROP COLUMN default_exercise;
 ALTER TABLE guild_settings DROP COLUMN announce_channel_id;
 """
 
+_GAME_NUMBERS = """
+-- A number per server and kind, the one players see: the 4th Papayoo of a server is
+-- Papayoo #4 whatever other games were played between (the id stays the database's, in
+-- custom ids and links). Existing games are numbered in the order they were created.
+ALTER TABLE games ADD COLUMN number INTEGER NOT NULL DEFAULT 0;
+UPDATE games
+   SET number = (SELECT count(*) FROM games AS g
+                  WHERE g.guild_id = games.guild_id AND g.kind = games.kind AND g.id <= games.id)
+ WHERE true;
+CREATE UNIQUE INDEX games_by_number ON games (guild_id, kind, number);
+"""
+
+_EXACTLY_ONCE = """
+-- Several processes on one database (the bot as shards). A due timer runs in the one
+-- process whose claim (a conditional UPDATE) took it: `claimed_by` is that process's token,
+-- `lease_until` (UTC ISO 8601, like `due_at`) the instant past which the claim is void, so
+-- a timer held by a process that died is taken by another once its lease has passed.
+ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+ALTER TABLE timers ADD COLUMN lease_until TEXT;
+
+-- Each fire of a periodic job (its id and the instant it was scheduled for) runs in one
+-- process: the one whose INSERT made the row. `done_at` is set when it has run; a row
+-- still not done past `lease_until` (its process died) is taken over by another.
+CREATE TABLE job_runs (
+    job_id       TEXT NOT NULL,
+    fire_time    TEXT NOT NULL,
+    claimed_by   TEXT NOT NULL,
+    lease_until  TEXT NOT NULL,
+    done_at      TEXT,
+    PRIMARY KEY (job_id, fire_time)
+);
+CREATE INDEX job_runs_unfinished ON job_runs (lease_until) WHERE done_at IS NULL;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
     Migration(3, "one lobby kind for every seated game", _SEATED_LOBBIES),
     Migration(4, "DM channels known per user", _DM_CHANNELS),
     Migration(5, "Späye's settings in its own per-game settings", _SPAYE_SETTINGS),
+    Migration(6, "a game number per server and kind", _GAME_NUMBERS),
+    Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
 )
 
 

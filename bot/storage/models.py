@@ -54,10 +54,18 @@ class StoredGame:
     version: int
     created_at: datetime
     updated_at: datetime
+    number: int = 0
+    """The number players see: 1, 2, 3... per server and kind (``id`` is the database's,
+    kept in custom ids); 0 for a game not stored yet."""
 
     @property
     def is_active(self) -> bool:
         return self.status == "active"
+
+    @property
+    def shown_number(self) -> int:
+        """The game's number as players see it (the id of a game that has none)."""
+        return self.number or self.id
 
 
 class ActOutcome(NamedTuple):
@@ -126,6 +134,11 @@ class Timer:
     done: bool
     attempts: int
     last_error: str | None
+    claimed_by: str | None = None
+    """The process running it (its :attr:`bot.timers.TimerService.owner`), until
+    ``lease_until``; ``None`` when nobody holds it."""
+    lease_until: datetime | None = None
+    """Past this instant a claim is void (its process died): another process takes it."""
 
 
 @dataclass(frozen=True, slots=True)

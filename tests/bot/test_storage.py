@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -38,6 +39,7 @@ TABLES = {
     "month_titles",
     "game_results",
     "scheduler_runs",
+    "job_runs",
 }
 
 
@@ -422,6 +424,78 @@ async def test_spaye_settings_move_out_of_guild_settings_with_their_values(
     assert paris.timezone == "Europe/Paris" and paris.locale == "fr" and paris.locale_explicit
     columns = {row["name"] for row in await db.fetchall("PRAGMA table_info(guild_settings)")}
     assert columns == {"guild_id", "timezone", "locale", "updated_at"}
+    await db.close()
+
+
+@pytest.mark.usefixtures("spaye_kind")
+async def test_games_are_numbered_per_server_and_kind(store: Store) -> None:
+    """The number players see counts the games of one kind in one server (1, 2, 3...),
+    whatever other games or servers came between; the id stays the database's."""
+    made = [
+        await store.games.create(kind, guild, 2, new_counter() if kind == "counter" else game)
+        for kind, guild, game in [
+            ("counter", 1, None),
+            ("spaye", 1, new_spaye()),
+            ("counter", 2, None),
+            ("counter", 1, None),
+            ("spaye", 1, new_spaye()),
+            ("counter", 1, None),
+        ]
+    ]
+    numbers = [(await store.games.require(i)).number for i in made]
+    assert numbers == [1, 1, 1, 2, 2, 3]
+    third = await store.games.by_number(1, "counter", 3)
+    assert third is not None and third.id == made[5] and third.shown_number == 3
+    assert await store.games.by_number(2, "counter", 2) is None
+    assert await store.games.by_number(1, "spaye", 2) is not None
+    found = await store.games.find(guild_id=1, kind="counter")
+    assert [g.number for g in found] == [3, 2, 1]
+
+
+async def test_a_game_made_inside_another_transaction_gets_the_next_number(store: Store) -> None:
+    """A lobby's start creates its game inside the lobby's move: the number is taken there."""
+    lobby = await store.games.create("counter", 1, 2, new_counter())
+    first = await store.games.create("counter", 7, 2, new_counter())
+    made: list[int] = []
+
+    async def create(stored: StoredGame, events: object) -> None:
+        made.append(await store.games.create("counter", 7, 2, new_counter()))
+
+    await store.games.act(lobby, "111", {"type": "inc"}, in_tx=create)
+    assert (await store.games.require(first)).number == 1
+    assert (await store.games.require(made[0])).number == 2
+
+
+async def test_games_already_stored_are_numbered_by_the_migration(db_path: Path) -> None:
+    """Schema 6 numbers the games already stored per server and kind, in id order; the games
+    created after it go on from there."""
+    db = Database(db_path)
+    await db.open()
+    before = tuple(m for m in MIGRATIONS if m.version <= 5)
+    assert await migrate(db, before) == 5
+    now = "2025-03-01T10:00:00.000000+00:00"
+    state = new_counter().dumps()
+    rows = [("counter", 1), ("lobby", 1), ("counter", 1), ("counter", 2), ("counter", 1)]
+    for kind, guild in rows:
+        await db.execute(
+            "INSERT INTO games (kind, guild_id, channel_id, status, state, meta, version,"
+            " created_at, updated_at) VALUES (?, ?, 9, 'over', ?, '{}', 1, ?, ?)",
+            (kind, guild, state, now, now),
+        )
+    assert await migrate(db) == max(m.version for m in MIGRATIONS)
+    numbered = await db.fetchall("SELECT kind, guild_id, number FROM games ORDER BY id")
+    assert [tuple(r) for r in numbered] == [
+        ("counter", 1, 1),
+        ("lobby", 1, 1),
+        ("counter", 1, 2),
+        ("counter", 2, 1),
+        ("counter", 1, 3),
+    ]
+    store = Store(db, FakeClock(datetime(2025, 3, 2, tzinfo=UTC)))
+    fresh = await store.games.create("counter", 1, 9, new_counter())
+    assert (await store.games.require(fresh)).number == 4
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute("UPDATE games SET number = 1 WHERE id = ?", (fresh,))
     await db.close()
 
 
