@@ -12,7 +12,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip install . \
+RUN pip install ".[postgres]" \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin gamenight \
     && mkdir -p /app/data \
     && chown gamenight:gamenight /app/data

@@ -6,6 +6,14 @@ or invalid (with a short message, never a traceback).
 
 ``python -m bot --sandbox`` runs the bot against a local imitation of Discord instead, with a
 page to play on (:mod:`bot.sandbox`, imported only then).
+
+``python -m bot copy-database --to postgresql://...`` copies the configured SQLite database
+into an empty PostgreSQL database (:mod:`bot.storage.copy`): exit 0 when every table's rows
+arrived, 1 when nothing was copied (target not empty, counts differ, server out of reach),
+2 for a missing or unsupported URL.
+
+With ``DATABASE_URL`` set, a PostgreSQL server out of reach at start-up is one line and
+exit code 1; a ``DATABASE_URL`` that is not a PostgreSQL URL is invalid configuration (2).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from pydantic import ValidationError
 
 from bot.client import GamenightBot
 from bot.logging import setup_logging
-from bot.settings import Settings
+from bot.settings import Settings, check_database_url
 
 log = logging.getLogger("gamenight")
 
@@ -47,7 +55,10 @@ def load_settings() -> Settings | None:
     try:
         return Settings()
     except ValidationError as err:
-        lines = [f"  {'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in err.errors()]
+        lines = [
+            f"  {'.'.join(map(str, e['loc'])).upper()}: {e['msg'].removeprefix('Value error, ')}"
+            for e in err.errors()
+        ]
         print("gamenight: invalid configuration:\n" + "\n".join(lines), file=sys.stderr)
         return None
 
@@ -71,6 +82,8 @@ async def run(settings: Settings, token: str, bot: GamenightBot | None = None) -
                 await bot.close()
             stopper.cancel()
             await runner
+    except DatabaseUnavailableError as err:
+        return stopped(str(err))
     except discord.LoginFailure:
         return stopped(
             "Discord refused the token (401 Unauthorized): check DISCORD_TOKEN, or make a new "
@@ -98,6 +111,64 @@ async def run(settings: Settings, token: str, bot: GamenightBot | None = None) -
     return 0
 
 
+class DatabaseUnavailableError(Exception):
+    """Stand-in when the PostgreSQL backend is not installed (nothing raises it then)."""
+
+
+with contextlib.suppress(ImportError):  # no asyncpg: SQLite only
+    from bot.storage.postgres import DatabaseUnavailable as DatabaseUnavailableError  # type: ignore[assignment]
+
+
+async def check_database(settings: Settings) -> str | None:
+    """Why PostgreSQL (``DATABASE_URL``) cannot be used, before Discord is contacted."""
+    url = settings.database_url_value
+    if url is None:
+        return None
+    try:
+        from bot.storage.postgres import PostgresDatabase
+    except ImportError:
+        return "DATABASE_URL needs asyncpg: pip install -e '.[postgres]'"
+    db = PostgresDatabase(url)
+    try:
+        await db.open()
+    except DatabaseUnavailableError as err:
+        return str(err)
+    finally:
+        await db.close()
+    return None
+
+
+def copy_main(argv: list[str]) -> int:
+    """``copy-database --to postgresql://...``"""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot copy-database",
+        description="Copy the SQLite database (DATABASE_PATH) into an empty PostgreSQL one.",
+    )
+    parser.add_argument("--to", required=True, metavar="postgresql://...", dest="url")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    try:
+        url = check_database_url(args.url.strip())
+    except ValueError as err:
+        print(f"gamenight: copy-database: --to {err}", file=sys.stderr)
+        return 2
+    settings = load_settings()
+    if settings is None:
+        return 2
+    try:
+        from bot.storage.copy import copy_database
+    except ImportError:
+        print(
+            "gamenight: copy-database needs asyncpg: pip install -e '.[postgres]'", file=sys.stderr
+        )
+        return 1
+    return asyncio.run(copy_database(settings.database_path, url))
+
+
 def stopped(reason: str) -> int:
     """One clear line on stderr (not a log record with a traceback); exit code 1."""
     print(f"gamenight: {reason}", file=sys.stderr, flush=True)
@@ -117,6 +188,8 @@ def describe(err: BaseException) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["copy-database"]:
+        return copy_main(argv[1:])
     if "--sandbox" in argv:
         from bot.sandbox import main as sandbox_main
 
@@ -128,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "usage: python -m bot             run the bot (DISCORD_TOKEN in .env)\n"
             "       python -m bot --sandbox   try it without Discord "
-            "(python -m bot --sandbox --help)",
+            "(python -m bot --sandbox --help)\n"
+            "       python -m bot copy-database --to postgresql://...   "
+            "SQLite into an empty PostgreSQL",
             file=sys.stdout if wanted == "help" else sys.stderr,
         )
         return 0 if wanted == "help" else 2
@@ -141,8 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(settings.log_level, settings.log_format)
     log.info(
         "starting",
-        extra={"database": str(settings.database_path), "dev_guild_id": settings.dev_guild_id},
+        extra={"database": settings.describe_database(), "dev_guild_id": settings.dev_guild_id},
     )
+    unreachable = asyncio.run(check_database(settings))
+    if unreachable is not None:
+        return stopped(unreachable)
     try:
         return asyncio.run(run(settings, settings.discord_token.get_secret_value()))
     except KeyboardInterrupt:

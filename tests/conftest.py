@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+import subprocess
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from tests.fakediscord import FakeDiscord
+from tests.storage_backends import PostgresServer, unavailable_reason
 
 os.environ.setdefault("CARD_EMOJIS", "false")
 """Bots in tests start without uploading the card art (83 emoji calls at every start would
@@ -49,3 +51,35 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     problems = fake.problems()
     if problems:
         pytest.fail("fake Discord saw problems:\n  " + "\n  ".join(problems), pytrace=False)
+
+
+# -- PostgreSQL (tests/storage_backends.py) ----------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A throwaway PostgreSQL server for the session; the test is skipped (with the reason)
+    when none can run here (no binaries, no asyncpg)."""
+    reason = unavailable_reason()
+    if reason is not None:
+        pytest.skip(f"no PostgreSQL: {reason}")
+    server = PostgresServer()
+    try:
+        server.start()
+    except (RuntimeError, OSError, subprocess.SubprocessError) as err:
+        server.stop()
+        pytest.skip(f"no PostgreSQL: the test server did not start ({err})")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
+    """The URL of a new, empty PostgreSQL database (dropped after the test)."""
+    url = await postgres_server.new_database()
+    try:
+        yield url
+    finally:
+        await postgres_server.drop_database(url)

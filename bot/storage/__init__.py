@@ -12,9 +12,17 @@ as ``bot.db``::
     bot.store.titles     MonthTitleStore    monthly titles and their bonuses
     bot.store.results    ResultStore        finished games' lines, per-guild stats
     bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
+
+Backends: SQLite (:class:`Database`, the default, ``DATABASE_PATH``) or PostgreSQL
+(:class:`bot.storage.postgres.PostgresDatabase`, when ``DATABASE_URL=postgresql://...``;
+needs the ``postgres`` extra). :func:`make_database` picks one from the settings. The
+repositories' SQL is SQLite's; :mod:`bot.storage.dialect` translates it for PostgreSQL, and
+:mod:`bot.storage.pg_schema` holds PostgreSQL's schema and migration twins.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from bot.clock import Clock
 from bot.storage.db import Database, DatabaseClosed
@@ -49,6 +57,9 @@ from bot.storage.private import PrivateStore
 from bot.storage.results import ResultStore, SchedulerRunStore
 from bot.storage.spaye import DayAlreadyOpened, MonthTitleStore, SpayeDayStore
 from bot.storage.timers import TimerStore
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 __all__ = [
     "MIGRATIONS",
@@ -85,8 +96,24 @@ __all__ = [
     "Title",
     "default_results",
     "default_status",
+    "is_postgres",
+    "make_database",
     "migrate",
 ]
+
+
+def make_database(settings: Settings) -> Database:
+    """PostgreSQL when ``DATABASE_URL`` is set, else SQLite at ``DATABASE_PATH``."""
+    url = settings.database_url_value
+    if url is None:
+        return Database(settings.database_path)
+    from bot.storage.postgres import PostgresDatabase  # asyncpg only when it is used
+
+    return PostgresDatabase(url)
+
+
+def is_postgres(db: Database) -> bool:
+    return getattr(db, "dialect", "sqlite") == "postgresql"
 
 
 class Store:
@@ -107,6 +134,12 @@ class Store:
     async def open(self) -> int:
         """Open the database and migrate it; returns the schema version."""
         await self.db.open()
+        if is_postgres(self.db):
+            from bot.storage.pg_schema import migrate_postgres
+            from bot.storage.postgres import PostgresDatabase
+
+            if isinstance(self.db, PostgresDatabase):
+                return await migrate_postgres(self.db)
         return await migrate(self.db)
 
     async def close(self) -> None:

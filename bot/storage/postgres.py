@@ -1,0 +1,252 @@
+"""PostgreSQL through asyncpg, with the interface of :class:`bot.storage.db.Database`.
+
+Chosen by ``DATABASE_URL=postgresql://...`` (:func:`bot.storage.make_database`). The
+repositories do not change: they send SQLite's SQL, which :mod:`bot.storage.dialect`
+translates (once per distinct statement), and read rows as ``asyncpg.Record``, which
+answers ``row["col"]``, ``row[0]`` and ``dict(row)`` like ``sqlite3.Row``.
+
+Same rules as the SQLite backend:
+
+- writes: one writing connection behind one asyncio lock per process (``BEGIN`` ...
+  ``COMMIT``); a transaction opened inside another one by the same task joins it as a
+  ``SAVEPOINT``; ``Tx.defer`` keeps statements for the next trip (here each still costs a
+  round trip: asyncpg has no pipeline), with the same row-count check (``expect``);
+- reads outside a transaction use a small pool and see the last committed state (READ
+  COMMITTED); reads inside the current task's transaction go through it;
+- an integrity error (unique key, foreign key, check) is raised as :class:`PgIntegrityError`,
+  a ``sqlite3.IntegrityError``, so code that catches SQLite's keeps working.
+
+Several processes may share the database (PostgreSQL's row locks order their writes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.storage.db import Database, DatabaseClosed, Params, Rows, Tx, log
+from bot.storage.dialect import bind, returning_id, returns_rows, status_count, translate
+
+__all__ = [
+    "DatabaseUnavailable",
+    "PgIntegrityError",
+    "PgTx",
+    "PostgresDatabase",
+    "redact",
+]
+
+CONNECT_TIMEOUT = 10.0
+READ_POOL = 4
+
+
+class DatabaseUnavailable(RuntimeError):
+    """PostgreSQL cannot be reached, or refuses us, at start-up (the message says which)."""
+
+
+class PgIntegrityError(sqlite3.IntegrityError):
+    """A constraint refused a write (raised from the ``asyncpg`` error)."""
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, for logs and messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    user = f"{parts.username}@" if parts.username else ""
+    return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
+
+
+async def _command(conn: asyncpg.Connection, sql: str, params: Any) -> tuple[list[Any], int]:
+    """Run one statement; its rows (if it answers any) and the rows it changed."""
+    translated = translate(sql)
+    args = bind(translated, params)
+    try:
+        if returns_rows(translated.sql):
+            rows = await conn.fetch(translated.sql, *args)
+            return list(rows), len(rows)
+        if args:
+            return [], status_count(await conn.execute(translated.sql, *args))
+        return [], status_count(await conn.execute(translated.sql))
+    except asyncpg.IntegrityConstraintViolationError as err:
+        raise PgIntegrityError(str(err)) from err
+
+
+class PgTx(Tx):
+    """A transaction's (or a read's) connection: the interface of :class:`Tx`."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:  # no sqlite connection
+        self._pg = conn
+        self._inline = True
+        self._pending = []
+
+    async def _run(
+        self, sql: str | None, params: Any = (), many: bool = False, rollback: bool = False
+    ) -> Rows:
+        pending, self._pending = self._pending, []
+        conn = self._pg
+        for item in pending:
+            _, changed = await _command(conn, item.sql, item.params)
+            item.sent = True
+            if item.expect is not None and changed != item.expect:
+                raise item.error or PgIntegrityError(
+                    f"{item.sql!r} changed {changed} rows, not {item.expect}"
+                )
+        if sql is None or (rollback and not conn.is_in_transaction()):
+            return Rows([], -1, None)
+        if many:
+            translated = translate(sql)
+            batch = [bind(translated, row) for row in params]
+            if batch:
+                try:
+                    await conn.executemany(translated.sql, batch)
+                except asyncpg.IntegrityConstraintViolationError as err:
+                    raise PgIntegrityError(str(err)) from err
+            return Rows([], len(batch), None)
+        with_id = returning_id(sql)
+        if with_id is not None:
+            rows, count = await _command(conn, with_id, params)
+            return Rows([], count, rows[-1][0] if rows else None)
+        rows, count = await _command(conn, sql, params)
+        return Rows(rows, count, None)
+
+
+class PostgresDatabase(Database):
+    """The bot's PostgreSQL connections (one writer, a small pool of readers)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        super().__init__(":memory:")  # the shared state (lock, owner, depth); no SQLite file
+        self.url = url
+        self.path = redact(url)
+        self._writer: asyncpg.Connection | None = None
+        self._pool: asyncpg.Pool | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self._writer is not None
+
+    async def open(self) -> None:
+        """Connect; raises :class:`DatabaseUnavailable` when PostgreSQL cannot be used."""
+        if self._writer is not None:
+            return
+        try:
+            writer = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as err:
+            raise DatabaseUnavailable(
+                f"cannot reach PostgreSQL at {redact(self.url)} ({_reason(err)}): check "
+                "DATABASE_URL and that the server is running"
+            ) from err
+        try:
+            pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=READ_POOL, timeout=CONNECT_TIMEOUT
+            )
+        except BaseException:
+            await writer.close()
+            raise
+        self._writer, self._pool = writer, pool
+        log.info("database opened", extra={"path": self.path})
+
+    async def close(self) -> None:
+        """Wait for the running transaction, then close. Safe to call twice."""
+        if self._writer is None:
+            return
+        async with self._lock:
+            writer, self._writer = self._writer, None
+            pool, self._pool = self._pool, None
+            if pool is not None:
+                await pool.close()
+            await writer.close()
+        log.info("database closed", extra={"path": self.path})
+
+    def _pg(self) -> asyncpg.Connection:
+        if self._writer is None:
+            raise DatabaseClosed("the database is not open")
+        return self._writer
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """A write transaction (``BEGIN``), or a savepoint when nested in one."""
+        if self._in_own_transaction() and self._tx is not None:
+            async with self._savepoint(self._tx) as tx:
+                yield tx
+            return
+        async with self._lock:
+            tx = PgTx(self._pg())
+            self._owner = asyncio.current_task()
+            self._tx = tx
+            try:
+                begin = tx.defer("BEGIN")
+                try:
+                    yield tx
+                except BaseException:
+                    if not tx.drop(begin):
+                        await tx.finish("ROLLBACK")
+                    raise
+                if not (tx.only_pending(begin) and tx.drop(begin)):
+                    try:
+                        await tx.finish("COMMIT")
+                    except BaseException:
+                        await tx.finish("ROLLBACK")
+                        raise
+            finally:
+                self._owner = None
+                self._tx = None
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """The current task's transaction if there is one, else a pooled connection."""
+        if self._in_own_transaction() and self._tx is not None:
+            yield self._tx
+            return
+        if self._pool is None:
+            raise DatabaseClosed("the database is not open")
+        async with self._pool.acquire() as conn:
+            yield PgTx(conn)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        async with self.transaction() as conn:
+            await conn.executemany(sql, rows)
+
+    async def pragma(self, name: str) -> Any:
+        """Only ``user_version``: the schema version (from ``schema_version``)."""
+        if name != "user_version":
+            raise ValueError(f"PRAGMA {name} is SQLite's; PostgreSQL has none")
+        exists = await self.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+        if not exists:
+            return 0
+        return int(await self.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+
+    async def run_script(self, tx: Tx, sql: str) -> None:
+        """Several statements without parameters (a migration), in ``tx``'s transaction."""
+        await tx._run(None)  # send what is pending first
+        conn = tx._pg if isinstance(tx, PgTx) else self._pg()
+        await conn.execute(sql)
+
+    async def table_names(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1"
+        )
+        return [str(row[0]) for row in rows]
+
+    async def copy_rows(
+        self, tx: Tx, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]
+    ) -> None:
+        """Bulk-load ``rows`` into ``table`` (``COPY``), in ``tx``'s transaction."""
+        await tx._run(None)
+        conn = tx._pg if isinstance(tx, PgTx) else self._pg()
+        await conn.copy_records_to_table(table, records=rows, columns=list(columns))
+
+
+def _reason(err: BaseException) -> str:
+    text = getattr(err, "strerror", None) or str(err) or type(err).__name__
+    return str(text).splitlines()[0]
