@@ -189,16 +189,31 @@ async def insert_game(
     meta: Mapping[str, Any],
     now: str,
 ) -> int:
-    """INSERT one game row inside the caller's transaction; returns its id. The game gets
-    the next number of its server and kind (:attr:`StoredGame.number`) in the same statement."""
+    """INSERT one game row inside the caller's transaction; returns its id.
+
+    The game gets the next number of its server and kind (:attr:`StoredGame.number`) from
+    the counter row of ``game_numbers``, taken by an upsert in the same transaction: the
+    upsert holds that row (SQLite's write lock, PostgreSQL's row lock) until the commit, so
+    two processes creating games in one server and kind at once get different numbers (a
+    ``max(number) + 1`` read could give both the same one on PostgreSQL).
+    """
     if game.kind != kind:
         raise ValueError(f"a {game.kind} game cannot be stored as {kind}")
     status = "over" if game.is_over() else "active"
     async with conn.execute(
+        "INSERT INTO game_numbers (guild_id, kind, last) VALUES (?, ?, 1)"
+        " ON CONFLICT (guild_id, kind) DO UPDATE SET last = game_numbers.last + 1"
+        " RETURNING last",
+        (guild_id, kind),
+    ) as cur:
+        row = await cur.fetchone()
+    if row is None:
+        raise RuntimeError("the game number counter answered nothing")
+    number = int(row[0])
+    async with conn.execute(
         "INSERT INTO games (kind, guild_id, channel_id, status, state, meta, version,"
-        " created_at, updated_at, number) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?,"
-        " (SELECT coalesce(max(number), 0) + 1 FROM games WHERE guild_id = ? AND kind = ?))",
-        (kind, guild_id, channel_id, status, game.dumps(), _dumps(meta), now, now, guild_id, kind),
+        " created_at, updated_at, number) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
+        (kind, guild_id, channel_id, status, game.dumps(), _dumps(meta), now, now, number),
     ) as cur:
         game_id = cur.lastrowid
     if game_id is None:

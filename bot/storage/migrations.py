@@ -242,6 +242,21 @@ CREATE TABLE job_runs (
 CREATE INDEX job_runs_unfinished ON job_runs (lease_until) WHERE done_at IS NULL;
 """
 
+_NUMBER_COUNTERS = """
+-- The last number given per server and kind (see migration 6): a new game takes its number
+-- by bumping its row (an upsert, which holds the row until the commit), not by reading
+-- max(number) from games, which two processes on PostgreSQL could read at once. The
+-- counters start at the numbers already given.
+CREATE TABLE game_numbers (
+    guild_id  INTEGER NOT NULL,
+    kind      TEXT    NOT NULL,
+    last      INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, kind)
+);
+INSERT INTO game_numbers (guild_id, kind, last)
+SELECT guild_id, kind, max(number) FROM games GROUP BY guild_id, kind;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
@@ -250,6 +265,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "Späye's settings in its own per-game settings", _SPAYE_SETTINGS),
     Migration(6, "a game number per server and kind", _GAME_NUMBERS),
     Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
+    Migration(8, "a counter of game numbers per server and kind", _NUMBER_COUNTERS),
 )
 
 

@@ -40,6 +40,7 @@ TABLES = {
     "game_results",
     "scheduler_runs",
     "job_runs",
+    "game_numbers",
 }
 
 
@@ -464,6 +465,23 @@ async def test_a_game_made_inside_another_transaction_gets_the_next_number(store
     await store.games.act(lobby, "111", {"type": "inc"}, in_tx=create)
     assert (await store.games.require(first)).number == 1
     assert (await store.games.require(made[0])).number == 2
+    assert (
+        await store.db.fetchval(
+            "SELECT last FROM game_numbers WHERE guild_id = ? AND kind = ?", (7, "counter")
+        )
+        == 2
+    )
+
+
+async def test_a_rolled_back_creation_gives_its_number_back(store: Store) -> None:
+    """The counter is bumped in the creating transaction: a rollback undoes it with the game."""
+    await store.games.create("counter", 3, 2, new_counter())
+    with pytest.raises(ZeroDivisionError):
+        async with store.db.transaction():
+            await store.games.create("counter", 3, 2, new_counter())
+            raise ZeroDivisionError
+    again = await store.games.create("counter", 3, 2, new_counter())
+    assert (await store.games.require(again)).number == 2
 
 
 async def test_games_already_stored_are_numbered_by_the_migration(db_path: Path) -> None:
@@ -496,6 +514,37 @@ async def test_games_already_stored_are_numbered_by_the_migration(db_path: Path)
     assert (await store.games.require(fresh)).number == 4
     with pytest.raises(sqlite3.IntegrityError):
         await db.execute("UPDATE games SET number = 1 WHERE id = ?", (fresh,))
+    await db.close()
+
+
+async def test_number_counters_start_at_the_numbers_already_given(db_path: Path) -> None:
+    """Schema 8 sets each server and kind's counter to the largest number of its games; the
+    games created after it go on from there."""
+    db = Database(db_path)
+    await db.open()
+    before = tuple(m for m in MIGRATIONS if m.version <= 7)
+    assert await migrate(db, before) == 7
+    now = "2025-03-01T10:00:00.000000+00:00"
+    state = new_counter().dumps()
+    rows = [("counter", 1, 1), ("lobby", 1, 1), ("counter", 1, 2), ("counter", 2, 1)]
+    rows.append(("counter", 1, 5))  # a gap (a number is never given twice, not even freed)
+    for kind, guild, number in rows:
+        await db.execute(
+            "INSERT INTO games (kind, guild_id, channel_id, status, state, meta, version,"
+            " created_at, updated_at, number) VALUES (?, ?, 9, 'over', ?, '{}', 1, ?, ?, ?)",
+            (kind, guild, state, now, now, number),
+        )
+    assert await migrate(db) == max(m.version for m in MIGRATIONS)
+    counters = await db.fetchall(
+        "SELECT guild_id, kind, last FROM game_numbers ORDER BY guild_id, kind"
+    )
+    assert [tuple(r) for r in counters] == [(1, "counter", 5), (1, "lobby", 1), (2, "counter", 1)]
+    store = Store(db, FakeClock(datetime(2025, 3, 2, tzinfo=UTC)))
+    made = [
+        await store.games.create(kind, guild, 9, new_counter())
+        for kind, guild in [("counter", 1), ("counter", 2), ("counter", 3)]
+    ]
+    assert [(await store.games.require(i)).number for i in made] == [6, 2, 1]
     await db.close()
 
 
