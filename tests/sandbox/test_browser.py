@@ -145,14 +145,15 @@ async def test_a_papayoo_table_of_three_the_pass_and_a_first_trick(
         else:
             pytest.fail("nobody may play a card")
         card = dm.locator(f"#{hand_id}").locator("button[data-action=click]").first
-        label = (await card.inner_text()).strip()
+        played_id = await card.get_attribute("data-custom-id")
         await card.click()
-        # The hand is updated: the card played is no longer in it.
+        # The hand is updated: the control of the card played is gone (a card's button shows
+        # its picture and its rank, so a card of another suit may read the same).
         await page.page.wait_for_function(
-            "([sel, label]) => { const a = document.querySelector(sel);"
+            "([sel, cid]) => { const a = document.querySelector(sel);"
             " return !a || !Array.from(a.querySelectorAll('button')).some("
-            "b => b.textContent.trim() === label); }",
-            arg=[f'.view[data-user="{page.ids[name]}"] #{hand_id}', label],
+            "b => b.dataset.customId === cid); }",
+            arg=[f'.view[data-user="{page.ids[name]}"] #{hand_id}', played_id],
         )
         played.append(name)
     assert sorted(played) == sorted(names)
