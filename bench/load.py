@@ -70,6 +70,20 @@ minutes (with a ``--warmup`` longer than it, the window is a long game's steady 
     python -m bench.load --tables 100 --think 2 --duration 40 --outage 10:15
     python -m bench.load --tables 100 --think 2 --token-lifetime 5 --warmup 10
     python -m bench.load --tables 200 --open-rate 50 --dm-open-limit 5/5
+    python -m bench.load --tables 200 --think 2 --duration 30 --postgres
+    python -m bench.load --tables 200 --think 2 --duration 30 --processes 2
+    python -m bench.load --tables 100 --think 6 --turn-seconds 8 --processes 2 \
+        --duration 100 --kill-at 10 --down 45   # kill -9 shard 1's process mid-games
+
+``--postgres`` runs the bot on a throwaway PostgreSQL server (``DATABASE_URL``);
+``--processes N`` runs N bot processes on it, shard i of N each (``SHARD_COUNT`` /
+``SHARD_IDS``; the tables spread over guilds of every shard; DM interactions, the players'
+moves, go to shard 0 as on Discord), and reports the figures per process too (CPU per
+interaction, ``store.games.act`` time). With ``--kill-at`` it kills the last shard's process
+KILL_AT seconds into the window, restarts it ``--down`` seconds later, then checks every
+game went on after the restart, none lost or duplicated, and that each timer due while it
+was down ran once (the processes log every timer run; a claim a dead process held is taken
+over after its 60 s lease).
 
 The run stops by itself: the bot is told to quit (killed after a grace period).
 """
@@ -88,7 +102,6 @@ import re
 import resource
 import shutil
 import signal
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -96,10 +109,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from bench._latency import percentile
+from bench._pg import BenchDb, postgres_server
 from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 from bot.fakediscord.ratelimits import Limits, Rate
 from tests.fakediscord import FakeDiscord
@@ -117,6 +132,8 @@ GAMES = {
 """The seated games whose hands are private (``/<game> new`` options). Spit's board is a
 public real-time race: ``bench.spit_discord`` measures it."""
 ROOT = Path(__file__).resolve().parent.parent
+LATE = timedelta(seconds=90)
+"""A timer not done this long after its time (a lease of 60 s and a sweep) is lost."""
 HAND_WAIT = 5.0
 """Seconds a seated player waits for their hand by DM before pressing "Show my hand"."""
 
@@ -223,9 +240,13 @@ class BotProcess:
         profile: str | None = None,
         traced: bool = False,
         game: str = "papayoo",
+        env_extra: dict[str, str] | None = None,
+        timer_log: Path | None = None,
     ) -> BotProcess:
         env = {**os.environ, "PYTHONPATH": str(root)}
-        env.pop("DISCORD_TOKEN", None)
+        for name in ("DISCORD_TOKEN", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "REST_SHARE"):
+            env.pop(name, None)
+        env.update(env_extra or {})
         log = log_path.open("w")
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -237,6 +258,7 @@ class BotProcess:
             "--db",
             str(db),
             *(["--profile", profile] if profile else []),
+            *(["--timer-log", str(timer_log)] if timer_log else []),
             *(["--tracemalloc"] if traced else []),
             *(["--cogs", f"cogs.{game}"] if game != "papayoo" else []),
             *(["--freeze"] if "freeze_startup" in (root / "bot" / "client.py").read_text() else []),
@@ -288,6 +310,8 @@ class TableRun:
     """When the host clicked Start (monotonic)."""
     busy: bool = False
     """Start was answered "busy": the table starts when the bot has room."""
+    shard: int = 0
+    """The shard its guild's events go to (``--processes``)."""
 
 
 class Load:
@@ -338,8 +362,16 @@ class Load:
         line.table_shown.setdefault(game_id, []).append(now)
 
     def build(self) -> None:
-        guild = self.fake.add_guild("Office")
+        count = self.args.processes
+        guilds = [
+            self.fake.add_guild(f"Office {s}", shard=(s, count)) if count > 1 else None
+            for s in range(count)
+        ]
+        if count == 1:
+            guilds = [self.fake.add_guild("Office")]
         for i in range(self.args.tables):
+            guild = guilds[i % count]
+            assert guild is not None
             channel = self.fake.add_text_channel(guild, f"table-{i}")
             users = []
             for j in range(self.args.players):
@@ -347,7 +379,7 @@ class Load:
                 self.fake.add_member(guild, user)
                 self.fake.get_dm_channel(user)
                 users.append(user)
-            self.tables.append(TableRun(channel, users))
+            self.tables.append(TableRun(channel, users, shard=i % count))
 
     async def _interact(self, figures: Figures, coro: Any) -> Any:
         try:
@@ -546,7 +578,7 @@ class Load:
         return stuck
 
 
-def check_starts(db: Path, load: Load) -> dict[str, Any]:
+async def check_starts(db: BenchDb, load: Load) -> dict[str, Any]:
     """Every game the database holds: its table posted, each player's hand sent, once.
 
     ``games`` in the database; ``no_table``: games whose table message is missing;
@@ -555,10 +587,9 @@ def check_starts(db: Path, load: Load) -> dict[str, Any]:
     by_channel = {table.channel.id: table for table in load.tables}
     out = {"games": 0, "no_table": 0, "no_hand": 0, "twice": 0}
     faulty: set[int] = set()
-    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
-        rows = conn.execute(
-            "SELECT id, channel_id, meta, state FROM games WHERE kind = ?", (load.args.game,)
-        ).fetchall()
+    rows = await db.fetch(
+        "SELECT id, channel_id, meta, state FROM games WHERE kind = ?", load.args.game
+    )
     for game_id, channel_id, meta, state in rows:
         out["games"] += 1
         table = by_channel[channel_id]
@@ -593,16 +624,13 @@ def summary(values: list[float]) -> str:
     )
 
 
-def games_in(db: Path, kind: str) -> dict[int, tuple[int, str, int]]:
+async def games_in(db: BenchDb, kind: str) -> dict[int, tuple[int, str, int]]:
     """The database's games of ``kind``: id -> (channel id, status, version)."""
-    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
-        rows = conn.execute(
-            "SELECT id, channel_id, status, version FROM games WHERE kind = ?", (kind,)
-        ).fetchall()
+    rows = await db.fetch("SELECT id, channel_id, status, version FROM games WHERE kind = ?", kind)
     return {row[0]: (row[1], row[2], row[3]) for row in rows}
 
 
-async def watch_games(db: Path, load: Load, every: float = 0.5) -> None:
+async def watch_games(db: BenchDb, load: Load, every: float = 0.5) -> None:
     """Until the players stop: when each game's state changed in the database (a move
     committed), as (the poll before, the poll that saw it). A click answered without a
     move (a control gone stale in an outage, answered with the current hand) changes
@@ -611,7 +639,7 @@ async def watch_games(db: Path, load: Load, every: float = 0.5) -> None:
     before = time.monotonic()
     while not load.stop.is_set():
         now = time.monotonic()
-        for game_id, (_, _, version) in games_in(db, load.args.game).items():
+        for game_id, (_, _, version) in (await games_in(db, load.args.game)).items():
             if seen.get(game_id, version) != version:
                 load.timeline.changed.setdefault(game_id, []).append((before, now))
             seen[game_id] = version
@@ -780,7 +808,148 @@ def limits_of(args: argparse.Namespace) -> Limits:
     return Limits()
 
 
+ADDITIVE = (
+    "cpu", "cpu_sys", "db_round_trips", "db_calls", "threads", "log_records", "gc_s",
+    "gc_full", "lag_sum_s", "lag_ticks", "interactions", "act_calls", "act_s",
+)  # fmt: skip
+"""The bot's counters that add up over processes (and over a killed process's lives)."""
+
+
+def minus(after: dict[str, Any], before: dict[str, Any]) -> dict[str, float]:
+    return {k: after.get(k, 0) - before.get(k, 0) for k in ADDITIVE}
+
+
+def plus(*parts: dict[str, Any]) -> dict[str, float]:
+    return {k: sum(part.get(k, 0) for part in parts) for k in ADDITIVE}
+
+
+def summed(stats: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several processes' ``stats`` as one: counters and memory added, maxima the worst."""
+    out: dict[str, Any] = dict(stats[0]) | plus(*stats)
+    for key in ("rss", "objects", "traced"):
+        out[key] = sum(s.get(key, 0) for s in stats)
+    for key in ("gc_max_s", "lag_max_s"):
+        out[key] = max(s.get(key, 0) for s in stats)
+    return out
+
+
+@dataclass
+class Slot:
+    """One bot process (a shard of ``--processes``) and its counters over the window,
+    across a kill -9 and restart."""
+
+    shard: int
+    bot: BotProcess
+    before: dict[str, Any] = field(default_factory=dict)
+    done: dict[str, float] = field(default_factory=dict)
+    """The window's counters of its earlier lives (before a kill)."""
+
+
+def timer_runs(path: Path, down: tuple[datetime, datetime] | None) -> dict[str, Any]:
+    """The timer log of every process (``run`` / ``done`` lines): timers run twice, and
+    those due while a process was down (``down``: UTC), run / done once each."""
+    runs: Counter[int] = Counter()
+    dones: Counter[int] = Counter()
+    due: dict[int, datetime] = {}
+    keys: dict[int, str] = {}
+    text = path.read_text() if path.exists() else ""
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) != 5:
+            continue  # a line cut by kill -9
+        what, _, timer_id, key, due_at = parts
+        tid = int(timer_id)
+        (runs if what == "run" else dones)[tid] += 1
+        due[tid] = datetime.fromisoformat(due_at)
+        keys[tid] = key
+    out: dict[str, Any] = {
+        "runs": sum(runs.values()),
+        "timers": len(runs),
+        "done_twice": sum(1 for n in dones.values() if n > 1),
+        "run_twice": sum(1 for n in runs.values() if n > 1),
+    }
+    if down is not None:
+        began, ended = down
+        during = [t for t, at in due.items() if began <= at <= ended]
+        out |= {
+            "due_down": len(during),
+            "due_down_kinds": dict(Counter(keys[t].split(":")[0] for t in during)),
+            "due_down_done_once": sum(1 for t in during if dones[t] == 1),
+            "due_down_not_done": sum(1 for t in during if dones[t] == 0),
+            "due_down_done_twice": sum(1 for t in during if dones[t] > 1),
+            "due_down_run_twice": sum(1 for t in during if runs[t] > 1),
+        }
+    return out
+
+
+async def kill_shard(
+    slots: list[Slot],
+    spawn: Callable[[int, str], Any],
+    db: BenchDb,
+    args: argparse.Namespace,
+    out: dict[str, Any],
+) -> None:
+    """``--kill-at`` with ``--processes``: kill -9 the last shard's process KILL_AT seconds
+    into the window, restart it ``--down`` seconds later; the games' versions then."""
+    slot = slots[-1]
+    await asyncio.sleep(args.kill_at)
+    slot.done = plus(slot.done, minus(await slot.bot.stats(), slot.before))
+    out["killed"] = time.monotonic()
+    out["killed_utc"] = datetime.now(UTC)
+    slot.bot.proc.kill()
+    await slot.bot.proc.wait()
+    await asyncio.sleep(args.down)
+    out["restarting_utc"] = datetime.now(UTC)
+    slot.bot = await spawn(slot.shard, f"bot{slot.shard}-2.log")
+    out["restarted"] = time.monotonic()
+    slot.before = await slot.bot.stats()
+    out["versions"] = await games_in(db, args.game)
+
+
+async def check_kill(
+    db: BenchDb, load: Load, kill: dict[str, Any], timer_log: Path
+) -> dict[str, Any]:
+    """After a shard's process was killed and restarted: every game went on (its version
+    grew after the restart), none lost or duplicated; the timers due while it was down."""
+    games = await games_in(db, load.args.game)
+    at_restart = kill["versions"]
+    per_channel = Counter(channel for channel, _, _ in games.values())
+    shard_of = {t.channel.id: t.shard for t in load.tables}
+    started = {t.channel.id for t in load.tables if t.channel.id in load.timeline.posted}
+    active = {g for g, (_, status, _) in at_restart.items() if status == "active"}
+    went_on = {g for g in active if games.get(g, (0, "", -1))[2] > at_restart[g][2]}
+    stopped = sorted(active - went_on)
+    return {
+        "down_s": kill["restarted"] - kill["killed"],
+        "games": len(games),
+        "by_shard": dict(Counter(shard_of.get(c, -1) for c, _, _ in games.values())),
+        "tables_posted": len(started),
+        "lost": len(started - set(per_channel)),
+        "duplicated": sum(1 for n in per_channel.values() if n > 1),
+        "active_at_restart": len(active),
+        "went_on": len(went_on),
+        "stopped": len(stopped),
+        "stopped_ids": stopped[:10],
+        "stopped_by_shard": dict(Counter(shard_of.get(games[g][0], -1) for g in stopped)),
+        "timers": timer_runs(timer_log, (kill["killed_utc"], kill["restarting_utc"])),
+        "pending_overdue": len(
+            [
+                row
+                for row in await db.fetch("SELECT due_at FROM timers WHERE done = 0")
+                if datetime.fromisoformat(row[0]).replace(tzinfo=UTC) < datetime.now(UTC) - LATE
+            ]
+        ),
+    }
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.postgres:
+        async with postgres_server() as url:
+            return await run_on(args, url)
+    return await run_on(args, None)
+
+
+async def run_on(args: argparse.Namespace, url: str | None) -> dict[str, Any]:
     options: dict[str, Any] = {"limits": limits_of(args)}
     if args.token_lifetime is not None:
         options["token_lifetime"] = args.token_lifetime
@@ -789,35 +958,53 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     load = Load(fake, args)
     load.build()
     out: dict[str, Any] = {}
+    window_kill = args.kill_at is not None and args.processes > 1
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(args.bot_root).resolve() if args.bot_root else ROOT
-        bot = await BotProcess.start(
-            fake,
-            Path(tmp) / "load.sqlite3",
-            root,
-            Path(tmp) / "bot.log",
-            args.profile,
-            args.memory,
-            args.game,
-        )
+        sqlite = Path(tmp) / "load.sqlite3"
+        db = BenchDb(sqlite, url)
+        timer_log = Path(tmp) / "timers.log"
+
+        async def spawn(shard: int, log_name: str, first: bool = False) -> BotProcess:
+            env = {"DATABASE_URL": url} if url else {}
+            if args.processes > 1:
+                env |= {"SHARD_COUNT": str(args.processes), "SHARD_IDS": str(shard)}
+            return await BotProcess.start(
+                fake,
+                sqlite,
+                root,
+                Path(tmp) / log_name,
+                args.profile if first and shard == 0 else None,
+                args.memory and first,
+                args.game,
+                env,
+                timer_log,
+            )
+
+        # One after the other: the first creates the schema.
+        slots = [Slot(0, await spawn(0, "bot0.log", True))]
+        for shard in range(1, args.processes):
+            slots.append(Slot(shard, await spawn(shard, f"bot{shard}.log", True)))
+
+        async def stats_all(command: str = "stats") -> dict[str, Any]:
+            return summed([await slot.bot.stats(command) for slot in slots])
+
         try:
             # One table first, so that the base counts what any game loads once (modules,
             # caches); then the rush of the others.
             await load.rush_phase(load.tables[:1])
-            base = await bot.stats("gc")
+            base = await stats_all("gc")
             if args.memory:
-                await bot.stats("snapshot")
+                await stats_all("snapshot")
             rush = asyncio.create_task(load.rush_phase(load.tables[1:]))
             restart_s = None
-            if args.kill_at is not None:
+            if args.kill_at is not None and not window_kill:
                 # kill -9 in the middle of the rush, then the same bot again on its database.
                 await asyncio.sleep(args.kill_at)
                 killed = time.monotonic()
-                bot.proc.kill()
-                await bot.proc.wait()
-                bot = await BotProcess.start(
-                    fake, Path(tmp) / "load.sqlite3", root, Path(tmp) / "bot2.log", game=args.game
-                )
+                slots[0].bot.proc.kill()
+                await slots[0].bot.proc.wait()
+                slots[0].bot = await spawn(0, "bot0-2.log")
                 restart_s = time.monotonic() - killed
             rush_seconds = await asyncio.wait_for(rush, args.timeout)
             unposted_after_rush = sum(
@@ -835,30 +1022,47 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(0.5)
             stuck = load.stuck()
             waiting = len(load.waiting())
-            starts = check_starts(Path(tmp) / "load.sqlite3", load) if args.kill_at else None
+            starts = (
+                await check_starts(db, load)
+                if args.kill_at is not None and not window_kill
+                else None
+            )
             await asyncio.sleep(args.warmup)
-            live = await bot.stats("gc")
-            growth = await bot.stats("growth") if args.memory else []
+            live = await stats_all("gc")
+            growth = await slots[0].bot.stats("growth") if args.memory else []
             if args.memory:
-                census = await bot.stats("census")
+                census = await slots[0].bot.stats("census")
                 print("census:", census)
             mark = len(fake.calls)
             perf = Instructions()
-            await perf.start(bot.proc.pid)
-            before = await bot.stats("profile" if args.profile else "stats")
+            if args.processes == 1:
+                await perf.start(slots[0].bot.proc.pid)
+            for slot in slots:
+                slot.before = await slot.bot.stats(
+                    "profile" if args.profile and slot.shard == 0 else "stats"
+                )
+            before = summed([slot.before for slot in slots])
             load.measuring = True
             t0, m0 = time.monotonic(), len(fake.calls)
-            watcher = asyncio.create_task(watch_games(Path(tmp) / "load.sqlite3", load))
+            watcher = asyncio.create_task(watch_games(db, load))
             driver_cpu = -cpu_seconds()
             outage: dict[str, Any] = {}
             if args.outage:
-                outage_task = asyncio.create_task(
-                    start_outage(fake, Path(tmp) / "load.sqlite3", args, outage)
-                )
+                outage_task = asyncio.create_task(start_outage(fake, db, args, outage))
+            kill: dict[str, Any] = {}
+            if window_kill:
+                kill_task = asyncio.create_task(kill_shard(slots, spawn, db, args, kill))
             await asyncio.sleep(args.duration)
             t1, m1 = time.monotonic(), len(fake.calls)
-            games_end = games_in(Path(tmp) / "load.sqlite3", args.game)
-            after = await bot.stats()
+            games_end = await games_in(db, args.game)
+            if window_kill:
+                await kill_task
+            ends = [await slot.bot.stats() for slot in slots]
+            per_process = [
+                plus(slot.done, minus(end, slot.before))
+                for slot, end in zip(slots, ends, strict=True)
+            ]
+            after = summed(ends) | plus(before, *per_process)
             instructions = await perf.stop()
             driver_cpu += cpu_seconds()
             load.measuring = False
@@ -868,18 +1072,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.outage:
                 await outage_task
             await watcher
+            kill_check = await check_kill(db, load, kill, timer_log) if window_kill else None
             limited = rest_limits(fake, (m0, m1), (t0, t1))
             saw = what_players_saw(load, (t0, t1), games_end, outage)
             log_lines = Counter[str]()
-            logs = [Path(tmp) / "bot.log", Path(tmp) / "bot2.log"]  # bot2: after a kill -9
+            logs = sorted(Path(tmp).glob("bot*.log"))  # bot0-2: after a kill -9
             text = "\n".join(p.read_text(errors="replace") for p in logs if p.exists())
             if args.keep_log:
                 Path(args.keep_log).write_text(text)
             for line in text.splitlines():
                 match = re.search(r'msg="?([^"]*)"?', line) or re.search(r"\] (.*)$", line)
                 log_lines[(match.group(1) if match else line)[:60]] += 1
+            timers = timer_runs(timer_log, None)
         finally:
-            await bot.stop()
+            for slot in slots:
+                await slot.bot.stop()
+            await db.close()
             await fake.stop()
     play = load.play
     window = after["time"] - before["time"]
@@ -938,18 +1146,38 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         / max(1, after.get("lag_ticks", 0) - before.get("lag_ticks", 0)),
         "lag_max_ms": 1000 * after.get("lag_max_s", 0),
         "growth": growth,
+        "processes": args.processes,
+        "database": "PostgreSQL" if args.postgres else "SQLite",
+        "act_calls": after["act_calls"] - before["act_calls"],
+        "act_ms": 1000
+        * (after["act_s"] - before["act_s"])
+        / max(1, after["act_calls"] - before["act_calls"]),
+        "per_process": [
+            {
+                "shard": slot.shard,
+                "interactions": part["interactions"],
+                "per_s": part["interactions"] / window,
+                "cpu_ms": 1000 * part["cpu"] / max(1, part["interactions"]),
+                "cpu_share": part["cpu"] / window,
+                "act_calls": part["act_calls"],
+                "act_ms": 1000 * part["act_s"] / max(1, part["act_calls"]),
+            }
+            for slot, part in zip(slots, per_process, strict=True)
+        ],
+        "timers": timers,
+        "kill_check": kill_check,
     }
     return out
 
 
 async def start_outage(
-    fake: LoadFake, db: Path, args: argparse.Namespace, out: dict[str, Any]
+    fake: LoadFake, db: BenchDb, args: argparse.Namespace, out: dict[str, Any]
 ) -> None:
     """``--outage AT:SECONDS``: Discord's REST API down AT seconds into the window; which
     games were running then."""
     at, seconds = args.outage
     await asyncio.sleep(at)
-    games = games_in(db, args.game)
+    games = await games_in(db, args.game)
     out["running"] = {g for g, (_, status, _) in games.items() if status == "active"}
     out["began"] = time.monotonic()
     out["ended"] = out["began"] + seconds
@@ -1080,6 +1308,44 @@ def report(out: dict[str, Any]) -> None:
         f" {out['threads']:.2f} to_thread,"
         f" {out['log_lines']:.2f} log lines per interaction (players: {out['driver_share']:.0%})"
     )
+    print(
+        f"  {out['database']}, {out['processes']} bot process(es): store.games.act"
+        f" {out['act_ms']:.1f} ms per call (database time per move, lock and engine"
+        f" included; {out['act_calls']} calls); timers run {out['timers']['runs']}"
+        f" ({out['timers']['timers']} timers, {out['timers']['run_twice']} run twice,"
+        f" {out['timers']['done_twice']} done twice)"
+    )
+    for part in out["per_process"] if out["processes"] > 1 else []:
+        print(
+            f"    shard {part['shard']}: {part['interactions']} interactions received"
+            f" ({part['per_s']:.0f}/s), {part['cpu_ms']:.2f} CPU ms per interaction received"
+            f" ({part['cpu_share']:.0%} of a core), store.games.act {part['act_ms']:.1f} ms"
+            f" x {part['act_calls']}"
+        )
+    check = out.get("kill_check")
+    if check:
+        timers = check["timers"]
+        print(
+            f"  kill -9 of shard {out['processes'] - 1}'s process {out['kill_at']:g} s into"
+            f" the window, back {check['down_s']:.1f} s later: {check['games']} games in the"
+            f" database (by shard {check['by_shard']}), {check['tables_posted']} tables posted,"
+            f" {check['lost']} lost, {check['duplicated']} duplicated;"
+            f" {check['active_at_restart']} running at the restart, {check['went_on']} went on"
+            f" after it, {check['stopped']} did not"
+            + (
+                f" {check['stopped_ids']} by shard {check['stopped_by_shard']}"
+                if check["stopped"]
+                else ""
+            )
+        )
+        print(
+            f"  timers due while it was down: {timers['due_down']} ({timers['due_down_kinds']}),"
+            f" {timers['due_down_done_once']} run to the end exactly once,"
+            f" {timers['due_down_not_done']} never, {timers['due_down_done_twice']} twice"
+            f" ({timers['due_down_run_twice']} started twice: taken over after a lease);"
+            f" all timers: {timers['runs']} runs, {timers['done_twice']} done twice;"
+            f" {check['pending_overdue']} pending over {LATE.seconds} s past due at the end"
+        )
     report_limits(out)
     print(
         f"  event loop: a callback due runs {out['lag_mean_ms']:.1f} ms late on average,"
@@ -1175,6 +1441,23 @@ def main() -> None:
         help="Discord's REST API down AT seconds into the window for SECONDS; then check"
         " that every game running went on",
     )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="run the bot on a throwaway PostgreSQL server (stopped at the end)",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each (SHARD_COUNT=N); over 1 implies --postgres",
+    )
+    parser.add_argument(
+        "--down",
+        type=float,
+        default=40.0,
+        help="with --processes and --kill-at: seconds the killed process stays down",
+    )
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     args = parser.parse_args()
     if args.no_limits is not None and args.dm_open_limit is not None:
@@ -1183,6 +1466,12 @@ def main() -> None:
         parser.error("--no-limits needs a reason")
     if args.outage and sum(args.outage) >= args.duration:
         parser.error("--outage must end within the window (--duration)")
+    if args.processes < 1:
+        parser.error("--processes must be >= 1")
+    if args.processes > 1:
+        args.postgres = True
+        if args.kill_at is not None and args.kill_at + args.down + 10 >= args.duration:
+            parser.error("--kill-at + --down must end 10 s before the window does (--duration)")
     out = asyncio.run(run(args))
     report(out)
     if args.json:

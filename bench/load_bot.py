@@ -11,8 +11,11 @@ stderr) and talks to its parent on stdin/stdout, one line each way:
 - it prints ``READY`` once connected and every cog is loaded;
 - ``profile`` -> start profiling (written to ``--profile`` at quit);
 - ``stats`` -> one JSON line: process CPU seconds, RSS, database thread round-trips, log
-  records at INFO or above;
+  records at INFO or above, interactions received, ``store.games.act`` calls and seconds;
 - ``quit`` (or end of stdin) -> a clean shutdown.
+
+The database and shards come from the environment as for ``python -m bot``
+(``DATABASE_URL``, ``SHARD_COUNT``, ``SHARD_IDS``); ``--db`` is the SQLite file otherwise.
 
 Works on any checkout of the bot that has ``bot.client.GamenightBot`` and
 ``bot.settings.Settings`` (run it with that checkout's root on ``PYTHONPATH``).
@@ -44,7 +47,18 @@ import yarl
 
 TOKEN = "fake-token"  # noqa: S105
 profiler = cProfile.Profile(time.process_time)
-COUNTS = {"db_round_trips": 0, "db_calls": 0, "log_records": 0, "threads": 0}
+COUNTS = {
+    "db_round_trips": 0,
+    "db_calls": 0,
+    "log_records": 0,
+    "threads": 0,
+    "interactions": 0,
+    "act_calls": 0,
+    "act_s": 0.0,
+}
+"""``act_calls`` / ``act_s``: calls of ``bot.store.games.act`` and their wall time (the
+lock, the load when stale, the engine, the transaction: the database's time per move);
+``interactions``: INTERACTION_CREATE events this process's shards received."""
 GC = {"gc_s": 0.0, "gc_full": 0, "gc_max_s": 0.0}
 """Time in the garbage collector (all generations), full collections, the longest pause."""
 LAG = {"lag_max_s": 0.0, "lag_sum_s": 0.0, "lag_ticks": 0}
@@ -111,6 +125,52 @@ def _count_round_trips() -> None:
     asyncio.to_thread = to_thread
 
 
+def _time_moves(timer_log: str | None) -> None:
+    """Time ``GameStore.act`` (database time per move), count the interactions received,
+    and, with ``timer_log``, append a line per timer run (``run``, then ``done`` once it
+    was marked done), flushed at once (a kill -9 loses none): ``run|done PID ID KEY DUE``."""
+    try:
+        from bot.storage.games import GameStore
+    except ImportError:
+        return
+    act = GameStore.act
+
+    async def timed_act(self: Any, *args: Any, **kwargs: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return await act(self, *args, **kwargs)
+        finally:
+            COUNTS["act_calls"] += 1
+            COUNTS["act_s"] += time.perf_counter() - began
+
+    GameStore.act = timed_act  # type: ignore[method-assign]
+    parse = discord.state.ConnectionState.parse_interaction_create
+
+    def counted(self: Any, data: Any) -> None:
+        COUNTS["interactions"] += 1
+        parse(self, data)
+
+    discord.state.ConnectionState.parse_interaction_create = counted  # type: ignore[method-assign]
+    if not timer_log:
+        return
+    try:
+        from bot.timers import TimerService
+    except ImportError:
+        return
+    out = open(timer_log, "a", buffering=1)  # noqa: SIM115 (open for the process's life)
+    run_one = TimerService._run_one
+    pid = os.getpid()
+
+    async def logged(self: Any, timer: Any) -> int:
+        due = timer.due_at.isoformat()
+        out.write(f"run {pid} {timer.id} {timer.key} {due}\n")
+        ran = await run_one(self, timer)
+        out.write(f"done {pid} {timer.id} {timer.key} {due}\n")
+        return ran
+
+    TimerService._run_one = logged  # type: ignore[method-assign]
+
+
 class _Counter(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         COUNTS["log_records"] += 1
@@ -152,6 +212,7 @@ async def serve(args: argparse.Namespace) -> None:
     discord.http.Route.BASE = args.api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     _count_round_trips()
+    _time_moves(args.timer_log)
     _time_gc()
     options = {"freeze_startup": True} if args.freeze else {}
     bot = GamenightBot(
@@ -230,6 +291,7 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--cogs", default="cogs.papayoo")
     parser.add_argument("--freeze", action="store_true", help="GamenightBot(freeze_startup=True)")
+    parser.add_argument("--timer-log", help="append a line per timer run there")
     parser.add_argument("--profile", help="write cProfile stats of the measured window here")
     parser.add_argument(
         "--tracemalloc", action="store_true", help="trace the Python heap (slower; live bytes)"
