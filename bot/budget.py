@@ -172,7 +172,8 @@ class RestBudget:
         """This process's part of the token's rate (the other processes on the token have
         the rest)."""
         self.rate = rate * share
-        self.capacity = max(1, int(rate * WINDOW))
+        self.capacity = max(1, int(self.rate * WINDOW))
+        """Requests in one window: this process's share of the rate, never the token's whole."""
         self._now = now
         self._sent: deque[float] = deque()
         """When requests in the last second were answered (their places free up after it)."""

@@ -5,6 +5,7 @@ code 2."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
@@ -159,6 +160,33 @@ def test_each_process_paces_at_its_share_of_the_token(tmp_path: Path) -> None:
     # One process running every shard keeps the whole budget.
     every = Settings(database_path=db, shard_count=2)
     assert GamenightBot(every, cogs=[]).budget.rate == 40.0
+
+
+async def test_two_processes_together_stay_within_the_token_budget(
+    world: World, db_path: Path, clock: FakeClock
+) -> None:
+    """Each process sends no more in a second than its share: two halves flat out (80 posts
+    each, into channels of their own guilds) make at most the token's 40 a second at Discord."""
+    fake = world.fake
+    fake.limits = Limits.global_only(
+        "80 posts a process into 20 channels: the channels' own buckets would pace them"
+    )
+    a, b = (make_process(db_path, clock, shard, []) for shard in (0, 1))
+    near = [fake.add_text_channel(world.near, f"near-{i}") for i in range(20)]
+    far = [fake.add_text_channel(world.far, f"far-{i}") for i in range(20)]
+    async with both_running(fake, a, b):
+        mark = fake.mark()
+
+        async def flat_out(process: Process, channels: list[FakeChannel]) -> None:
+            bot = process.bot
+            await asyncio.gather(
+                *(bot.get_partial_messageable(c.id).send("x") for c in channels * 4)
+            )
+
+        await asyncio.gather(flat_out(a, near), flat_out(b, far))
+        _, worst = fake.global_calls_per_second(mark)
+    assert worst <= a.bot.budget.rate + b.bot.budget.rate == 40
+    assert not fake.rate_limited
 
 
 def run_bot(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
