@@ -26,7 +26,15 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import t
-from bot.ui import GameButton, GameSelect, GameView, Press, dispatch, game_custom_id, game_view
+from bot.ui import (
+    GameButton,
+    GameSelect,
+    GameView,
+    PersistentItem,
+    Press,
+    game_custom_id,
+    game_view,
+)
 
 KIND: Final = "spaye"
 MODAL_PREFIX: Final = "gnm:spaye:"
@@ -37,8 +45,8 @@ _Button = discord.ButtonStyle
 
 
 class SpayeUserSelect(
-    discord.ui.DynamicItem[discord.ui.UserSelect[discord.ui.View]],
-    template=r"gnu:spaye:(?P<game_id>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[^:]*))?",
+    PersistentItem[discord.ui.UserSelect[discord.ui.View]],
+    template=r"gnu:(?P<kind>spaye):(?P<game_id>\d+):(?P<action>[a-z_]+)(?::(?P<arg>[^:]*))?",
 ):
     """A persistent user select (recruit a third player, share an exercise), routed like
     the kit's buttons: the handler gets the chosen user ids in ``press.values``."""
@@ -48,24 +56,16 @@ class SpayeUserSelect(
     ) -> None:
         custom_id = game_custom_id(KIND, game_id, action, arg, prefix="gnu")
         super().__init__(
-            discord.ui.UserSelect(custom_id=custom_id, placeholder=placeholder or None)
+            discord.ui.UserSelect(custom_id=custom_id, placeholder=placeholder or None),
+            Press(KIND, game_id, action, arg),
         )
-        self.press = Press(KIND, game_id, action, arg)
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> SpayeUserSelect:
-        return cls(int(match["game_id"]), match["action"], match["arg"])
+    def rebuild(cls, press: Press, item: discord.ui.Item[Any]) -> SpayeUserSelect:
+        return cls(press.game_id, press.action, press.arg)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(str(u.id) for u in self.item.values)
-        p = self.press
-        await dispatch(interaction, Press(p.kind, p.game_id, p.action, p.arg, values))
+    def chosen(self) -> tuple[str, ...]:
+        return tuple(str(user.id) for user in self.item.values)
 
 
 def button(
