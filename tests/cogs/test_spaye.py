@@ -105,9 +105,13 @@ async def test_a_full_day_through_discord(
                 approved = await p.click(eve, asked, p.cid("approve", "3-1"))
                 assert approved.callback_type == 7 and f"<@{eve.id}>" in approved.text
                 await p.exercise(dan, 3)
-            if number == 5:
-                said = fake.channel_messages(office.general)
-                assert any("nikäyes" in m.text and "table" in m.text for m in said[-3:])
+            if number == 5:  # the reveal is posted after the last draw is answered
+                assert await fake.wait_for(
+                    lambda: any(
+                        "nikäyes" in m.text and "table" in m.text
+                        for m in fake.channel_messages(office.general)[-3:]
+                    )
+                )
                 await p.exercise(bob, 4, "giveup")
 
         view = await p.view()
@@ -115,10 +119,13 @@ async def test_a_full_day_through_discord(
         alone = await p.challenge(ana, bob)
         assert alone.ephemeral and "deux collègues" in alone.text  # Ana reads French
         await p.daye([ana, bob, cid])
-        final = fake.channel_messages(office.general)
-        assert any("Final däye" in m.text for m in final[-4:])
+        assert await fake.wait_for(
+            lambda: any("Final däye" in m.text for m in fake.channel_messages(office.general)[-4:])
+        )
         await p.exercise(cid, 5)
-        assert "finished" in fake.channel_messages(office.general)[-1].text
+        assert await fake.wait_for(
+            lambda: "finished" in fake.channel_messages(office.general)[-1].text
+        )
 
         stored = await p.stored()
         assert stored.status == "over"
@@ -367,7 +374,12 @@ async def test_old_draw_button_works_after_a_crash(
         p.bot = second
         drew = await fake.click(bob, draw_msg, p.cid("draw", "1-1"))
         assert drew.callback_type == 7
-        reveal = fake.channel_messages(office.general)[-1]
+        # The reveal is a new message, posted once the draw is answered.
+        reveal = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.channel_messages(office.general)[-1:] if "K♥" in m.text), None
+            )
+        )
         assert "K♥" in reveal.text and "2♠" in reveal.text
         view = await p.view()
         assert view["last_daye"]["winner"] == str(ana.id)
