@@ -99,7 +99,12 @@ async def test_speahx_drawn_cards_game_over_table_hands_and_record(
         assert f"🏁 <@{finisher}> has no card left" in seats.hand(seats.user(loser)).text
 
         # The result record notifies the players, once.
-        record = fake.channel_messages(seats.channel)[-1]
+        record = await fake.wait_for(  # posted once the last move is answered
+            lambda: next(
+                (m for m in fake.channel_messages(seats.channel)[-1:] if "game over" in m.text),
+                None,
+            )
+        )
         assert "game over" in record.text and "💀" in record.text
         for user in seats.users:
             assert f"<@{user.id}>" in record.content
@@ -132,7 +137,12 @@ async def test_the_final_record_mentions_no_computer_seat(
             if not stored.is_active:
                 break
             await seats.act(me, stored.game.auto_action(me))
-        record = fake.channel_messages(seats.channel)[-1]
+        record = await fake.wait_for(  # posted once the last move is answered
+            lambda: next(
+                (m for m in fake.channel_messages(seats.channel)[-1:] if "is over" in m.content),
+                None,
+            )
+        )
         assert record.content == f"<@{me}>: Speahx #1 is over."
         assert "Computer" not in record.content
     await bot.store.close()

@@ -223,7 +223,9 @@ async def test_the_tikao_draws_again_for_their_own_fate_only(
             await p.exercise(ana, 2)
         else:
             assert "exempted" in said and view["exercises"] == []
-        assert "finished" in fake.channel_messages(office.general)[-1].text
+        assert await fake.wait_for(
+            lambda: "finished" in fake.channel_messages(office.general)[-1].text
+        )
 
         stored = await p.stored()
         assert stored.status == "over"
