@@ -156,14 +156,17 @@ async def test_discord_py_measures_the_heartbeat_from_the_heartbeat_it_sent(
         latencies.append(self.latency)
 
     monkeypatch.setattr(discord.gateway.KeepAliveHandler, "ack", record)
-    interval = 0.25
+    # An interval long enough that a busy machine's scheduling delays (a few tenths of a
+    # second with four test workers on two cores) stay below it, while the bug measures a
+    # whole interval.
+    interval = 1.0
     fake = FakeDiscord(heartbeat_interval_ms=int(interval * 1000))
     fake.add_guild("Office", owner=fake.add_user("Ana"))
     await fake.start()
     client = discord.Client(intents=discord.Intents.none())
     try:
         async with fake.run_client(client):
-            deadline = time.monotonic() + 3
+            deadline = time.monotonic() + 6.5
             while time.monotonic() < deadline:  # a busy loop, as a bot at work
                 sum(range(20_000))
                 await asyncio.sleep(0.001)
