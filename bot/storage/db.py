@@ -47,7 +47,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import aiosqlite
 
@@ -251,6 +251,9 @@ class Tx:
 class Database:
     """Owns the long-lived aiosqlite connections of the bot (one writer, one reader)."""
 
+    BEGIN: ClassVar[str] = "BEGIN IMMEDIATE"
+    """How a write transaction starts (SQLite takes the write lock at once)."""
+
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path) if str(path) != ":memory:" else path
         self._conn: aiosqlite.Connection | None = None
@@ -336,11 +339,11 @@ class Database:
                 yield tx
             return
         async with self._lock:
-            tx = Tx(self._connection(), inline=True)
+            tx = self._new_tx()
             self._owner = asyncio.current_task()
             self._tx = tx
             try:
-                begin = tx.defer("BEGIN IMMEDIATE")
+                begin = tx.defer(self.BEGIN)
                 try:
                     yield tx
                 except BaseException:
@@ -358,7 +361,12 @@ class Database:
                 self._owner = None
                 self._tx = None
 
+    def _new_tx(self) -> Tx:
+        """The writing connection's transaction object (one at a time, under the lock)."""
+        return Tx(self._connection(), inline=True)
+
     def _committed(self) -> None:
+        """After each commit (SQLite: a checkpoint every ``CHECKPOINT_EVERY``)."""
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
             self._checkpoint_soon()

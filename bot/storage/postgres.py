@@ -21,7 +21,6 @@ Several processes may share the database (PostgreSQL's row locks order their wri
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -173,34 +172,13 @@ class PostgresDatabase(Database):
             raise DatabaseClosed("the database is not open")
         return self._writer
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        """A write transaction (``BEGIN``), or a savepoint when nested in one."""
-        if self._in_own_transaction() and self._tx is not None:
-            async with self._savepoint(self._tx) as tx:
-                yield tx
-            return
-        async with self._lock:
-            tx = PgTx(self._pg())
-            self._owner = asyncio.current_task()
-            self._tx = tx
-            try:
-                begin = tx.defer("BEGIN")
-                try:
-                    yield tx
-                except BaseException:
-                    if not tx.drop(begin):
-                        await tx.finish("ROLLBACK")
-                    raise
-                if not (tx.only_pending(begin) and tx.drop(begin)):
-                    try:
-                        await tx.finish("COMMIT")
-                    except BaseException:
-                        await tx.finish("ROLLBACK")
-                        raise
-            finally:
-                self._owner = None
-                self._tx = None
+    BEGIN = "BEGIN"
+
+    def _new_tx(self) -> Tx:
+        return PgTx(self._pg())
+
+    def _committed(self) -> None:
+        """PostgreSQL needs no checkpoint from the bot."""
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
