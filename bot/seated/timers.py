@@ -8,7 +8,7 @@ decision it was armed for) and says so on the table and in their hands.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.engine import Event, IllegalAction
@@ -49,7 +49,7 @@ class TimerRoom(SeatedBase):
             await self.bot.timers.schedule(
                 self.warn_timer(),
                 due - timedelta(seconds=warn),
-                payload,
+                {**payload, "deadline": due.isoformat()},
                 key=self.warn_key(stored.id),
             )
         live.deadline, live.deadline_known = due, True
@@ -61,6 +61,14 @@ class TimerRoom(SeatedBase):
         deadline = await self.deadline(stored)
         if deadline is not None and deadline <= self.bot.clock.now():
             return  # overdue (the bot was down): the move itself comes at once, unannounced
+        warned = payload.get("deadline")
+        if warned is not None and (
+            deadline is None
+            or abs(deadline - datetime.fromisoformat(warned)) > timedelta(seconds=1)
+        ):
+            # The decision it warns of is gone: the turn timer (due with it after a
+            # restart) or a move got there first, and the new deadline is not this one.
+            return
         now = stored.game.to_act()
         late = [p for p in payload.get("players") or now if p in now and not is_computer(p)]
         await self.notices.warn(stored.id, late)
