@@ -47,7 +47,7 @@ from discord.utils import MISSING
 from bot.engine import IllegalAction
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
 from bot.present import refusal
-from bot.storage import GameNotFound
+from bot.storage import DatabaseLost, GameNotFound
 
 __all__ = [
     "CUSTOM_ID_MAX",
@@ -661,6 +661,9 @@ def error_text(error: BaseException, locale: Lang) -> str | None:
         return translate_illegal(error, locale)
     if isinstance(error, GameNotFound):
         return t("errors.game_not_found", locale)
+    if isinstance(error, DatabaseLost):
+        unsure = error.committed is None
+        return t("errors.database_unsure" if unsure else "errors.database_lost", locale)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("errors.guild_only", locale)
     if isinstance(error, app_commands.MissingPermissions):

@@ -60,6 +60,12 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
 def postgres_server() -> Iterator[PostgresServer]:
     """A throwaway PostgreSQL server for the session; the test is skipped (with the reason)
     when none can run here (no binaries, no asyncpg)."""
+    yield from throwaway_postgres()
+
+
+def throwaway_postgres() -> Iterator[PostgresServer]:
+    """Start a PostgreSQL server, yield it, remove it (a fixture's body: skips the test
+    when no server can run here)."""
     reason = unavailable_reason()
     if reason is not None:
         pytest.skip(f"no PostgreSQL: {reason}")

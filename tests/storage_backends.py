@@ -90,6 +90,10 @@ class PostgresServer:
         )  # fmt: skip
         if done.returncode:
             raise RuntimeError(f"initdb failed: {done.stderr.strip()}")
+        self.launch()
+
+    def launch(self) -> None:
+        """Start the server on its data (again, after :meth:`halt`)."""
         options = (
             f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.root}"
             " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
@@ -102,6 +106,13 @@ class PostgresServer:
         if done.returncode:
             log = (self.root / "log").read_text() if (self.root / "log").exists() else ""
             raise RuntimeError(f"pg_ctl start failed: {done.stderr.strip()} {log[-2000:]}")
+
+    def halt(self) -> None:
+        """Stop the server as an operator would (``pg_ctl stop -m fast``): it closes every
+        connection, rolling back what is not committed."""
+        done = self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        if done.returncode:
+            raise RuntimeError(f"pg_ctl stop failed: {done.stderr.strip()}")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"

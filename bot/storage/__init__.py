@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.clock import Clock
-from bot.storage.db import Database, DatabaseClosed
+from bot.storage.db import Database, DatabaseClosed, DatabaseLost
 from bot.storage.game_settings import GameSettingsStore
 from bot.storage.games import (
     GameClosed,
@@ -68,6 +68,7 @@ __all__ = [
     "ActOutcome",
     "Database",
     "DatabaseClosed",
+    "DatabaseLost",
     "DayAlreadyOpened",
     "GameClosed",
     "GameNotFound",

@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 
 import aiosqlite
 
-__all__ = ["Database", "DatabaseClosed", "Params", "Rows", "Tx"]
+__all__ = ["Database", "DatabaseClosed", "DatabaseLost", "Params", "Rows", "Tx"]
 
 log = logging.getLogger("gamenight.storage")
 
@@ -65,6 +65,18 @@ SQLITE_BUSY = 5
 
 class DatabaseClosed(RuntimeError):
     """The database is not open (before start-up or after shutdown)."""
+
+
+class DatabaseLost(RuntimeError):
+    """The connection to the database went away during an operation and did not come back
+    in time (a database server restarting, the network). ``committed`` says what became of
+    the operation's writes: ``False`` when nothing was saved (it may be tried again), ``None``
+    when its ``COMMIT`` was sent and the answer lost (it may be saved: look before trying it
+    again). SQLite, a file, never raises it."""
+
+    def __init__(self, message: str, *, committed: bool | None = False) -> None:
+        super().__init__(message)
+        self.committed = committed
 
 
 class Rows:

@@ -43,7 +43,7 @@ from typing import Any, TypeAlias
 
 from bot.clock import Clock, from_iso, to_iso
 from bot.engine import Event, Game, IllegalAction, load_game
-from bot.storage.db import Database, Tx
+from bot.storage.db import Database, DatabaseLost, Tx
 from bot.storage.models import ActOutcome, GameStatus, PlayerResult, StoredGame
 
 __all__ = [
@@ -160,6 +160,10 @@ _SELECT = (
 
 STALE_RETRIES = 8
 """Tries of one ``act`` against a game other processes keep saving (each try reloads it)."""
+
+LOST_RETRIES = 2
+"""Tries again of one ``act`` whose database connection broke before anything was saved
+(each waits for the database to answer again)."""
 
 
 def _row_to_game(row: sqlite3.Row) -> StoredGame:
@@ -371,6 +375,12 @@ class GameStore:
         self._forget(stored.id)
         return True
 
+    async def _holds(self, new: StoredGame, state: str) -> bool:
+        """Whether the database holds ``new`` as this process wrote it: its version and its
+        state (after a ``COMMIT`` whose answer was lost; the read waits for the database)."""
+        row = await self._db.fetchone("SELECT version, state FROM games WHERE id = ?", (new.id,))
+        return row is not None and row["version"] == new.version and row["state"] == state
+
     def _forget(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
         self._meta_texts.pop(game_id, None)
@@ -487,11 +497,20 @@ class GameStore:
         :class:`GameNotFound` for an unknown id.
         """
         async with self.lock(game_id):
+            lost = 0
             for attempt in range(STALE_RETRIES):
                 try:
                     return await self._act(
                         game_id, player_id, action, meta_update, in_tx, guard, fresh=attempt > 0
                     )
+                except DatabaseLost as err:
+                    # Nothing was saved: the move is decided again once the database
+                    # answers (the next try waits for it), on the state it then holds.
+                    lost += 1
+                    if err.committed is not False or lost > LOST_RETRIES:
+                        raise
+                    log.warning("move tried again after losing the database",
+                                extra={"game_id": game_id})  # fmt: skip
                 except StaleGame:
                     # The game in memory was older than the saved one (nothing was written):
                     # once more from the database, the move decided again on what it holds.
@@ -549,6 +568,13 @@ class GameStore:
         except StaleGame:
             self._forget(game_id)
             raise
+        except DatabaseLost as err:
+            self._forget(game_id)
+            if err.committed is None and await self._holds(new, state):
+                log.warning("move saved though its commit went unanswered",
+                            extra={"game_id": game_id, "version": new.version})  # fmt: skip
+            else:
+                raise
         self._remember(state, new)
         log.debug(
             "game saved",

@@ -17,11 +17,19 @@ Same rules as the SQLite backend:
   a ``sqlite3.IntegrityError``, so code that catches SQLite's keeps working.
 
 Several processes may share the database (PostgreSQL's row locks order their writes).
+
+When the server goes away (a restart, the network), the operation that meets the broken
+connection raises :class:`DatabaseLost`, saying whether its writes may have been saved
+(only when the ``COMMIT`` itself went unanswered). Every operation after it first waits for
+the server to answer again, up to ``RECONNECT_SECONDS``, and then goes on as usual on new
+connections, or raises :class:`DatabaseLost` (nothing written) if it did not come back.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -29,7 +37,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.db import Database, DatabaseClosed, Params, Rows, Tx, log
+from bot.storage.db import Database, DatabaseClosed, DatabaseLost, Params, Rows, Tx, log
 from bot.storage.dialect import bind, returning_id, returns_rows, status_count, translate
 
 __all__ = [
@@ -42,6 +50,28 @@ __all__ = [
 
 CONNECT_TIMEOUT = 10.0
 READ_POOL = 4
+RECONNECT_SECONDS = 30.0
+"""How long an operation waits for a lost server to answer again (a restart takes seconds;
+a player's deferred click may wait 15 minutes, a timer its next sweep)."""
+RECONNECT_PAUSE = 0.25
+"""Between two attempts to connect again."""
+
+_LOST = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,  # class 08, the connection closed mid-operation included
+    asyncpg.CannotConnectNowError,  # starting up or shutting down
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+)
+
+
+def lost_connection(err: BaseException) -> bool:
+    """Whether ``err`` says the connection (or the server) is gone, not that a statement
+    was wrong."""
+    if isinstance(err, _LOST):
+        return True
+    return isinstance(err, asyncpg.InterfaceError) and "closed" in str(err)
 
 
 class DatabaseUnavailable(RuntimeError):
@@ -86,6 +116,8 @@ class PgTx(Tx):
         self._pg = conn
         self._inline = True
         self._pending = []
+        self.commit_sent = False
+        """Whether ``COMMIT`` went to the server (if its answer is lost, it may be saved)."""
 
     async def _run(
         self, sql: str | None, params: Any = (), many: bool = False, rollback: bool = False
@@ -99,7 +131,7 @@ class PgTx(Tx):
                 raise item.error or PgIntegrityError(
                     f"{item.sql!r} changed {changed} rows, not {item.expect}"
                 )
-        if sql is None or (rollback and not conn.is_in_transaction()):
+        if sql is None or (rollback and (conn.is_closed() or not conn.is_in_transaction())):
             return Rows([], -1, None)
         if many:
             translated = translate(sql)
@@ -114,6 +146,8 @@ class PgTx(Tx):
         if with_id is not None:
             rows, count = await _command(conn, with_id, params)
             return Rows([], count, rows[-1][0] if rows else None)
+        if sql == "COMMIT":
+            self.commit_sent = True
         rows, count = await _command(conn, sql, params)
         return Rows(rows, count, None)
 
@@ -129,10 +163,11 @@ class PostgresDatabase(Database):
         self.path = redact(url)
         self._writer: asyncpg.Connection | None = None
         self._pool: asyncpg.Pool | None = None
+        self._back = asyncio.Lock()  # one task connects again; the others wait for it
 
     @property
     def is_open(self) -> bool:
-        return self._writer is not None
+        return self._pool is not None
 
     async def open(self) -> None:
         """Connect; raises :class:`DatabaseUnavailable` when PostgreSQL cannot be used."""
@@ -157,20 +192,87 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         """Wait for the running transaction, then close. Safe to call twice."""
-        if self._writer is None:
+        if self._pool is None:
             return
         async with self._lock:
             writer, self._writer = self._writer, None
             pool, self._pool = self._pool, None
             if pool is not None:
                 await pool.close()
-            await writer.close()
+            if writer is not None:
+                await writer.close()
         log.info("database closed", extra={"path": self.path})
 
     def _pg(self) -> asyncpg.Connection:
         if self._writer is None:
+            if self._pool is not None:  # lost meanwhile, by another task
+                raise DatabaseLost(f"lost PostgreSQL at {self.path}", committed=False)
             raise DatabaseClosed("the database is not open")
         return self._writer
+
+    def _lost(self, err: BaseException) -> None:
+        """The connection broke: the next operation connects again before it starts."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.terminate()
+            log.warning(
+                "lost the connection to PostgreSQL; operations wait for it to come back",
+                extra={"path": self.path, "error": _reason(err)},
+            )
+
+    async def _ready(self) -> None:
+        """Connected, or connected again within ``RECONNECT_SECONDS`` if the server went
+        away; else :class:`DatabaseLost` (nothing was tried)."""
+        if self._pool is None:
+            raise DatabaseClosed("the database is not open")
+        if self._writer is not None:
+            if not self._writer.is_closed():
+                return
+            self._lost(ConnectionError("the server closed the connection"))
+        async with self._back:
+            deadline = time.monotonic() + RECONNECT_SECONDS
+            while self._writer is None:
+                if self._pool is None:
+                    raise DatabaseClosed("the database is not open")
+                try:
+                    self._writer = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
+                except Exception as err:
+                    if not lost_connection(err):
+                        raise
+                    if time.monotonic() >= deadline:
+                        raise DatabaseLost(
+                            f"PostgreSQL at {self.path} did not come back within"
+                            f" {RECONNECT_SECONDS:g} s ({_reason(err)})",
+                            committed=False,
+                        ) from err
+                    await asyncio.sleep(RECONNECT_PAUSE)
+                    continue
+                # The pool's connections are from before: each is replaced when next taken.
+                await self._pool.expire_connections()
+                log.warning("connected to PostgreSQL again", extra={"path": self.path})
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """:meth:`Database.transaction`; a lost connection raises :class:`DatabaseLost`."""
+        if self._in_own_transaction() and self._tx is not None:
+            async with super().transaction() as nested:  # a savepoint: the outer one reports
+                yield nested
+            return
+        await self._ready()
+        opened: list[Tx] = []
+        try:
+            async with super().transaction() as tx:
+                opened.append(tx)
+                yield tx
+        except Exception as err:
+            if not lost_connection(err):
+                raise
+            self._lost(err)
+            sent = bool(opened) and isinstance(opened[0], PgTx) and opened[0].commit_sent
+            raise DatabaseLost(
+                f"lost PostgreSQL at {self.path} during a transaction ({_reason(err)})",
+                committed=None if sent else False,
+            ) from err
 
     BEGIN = "BEGIN"
 
@@ -186,10 +288,32 @@ class PostgresDatabase(Database):
         if self._in_own_transaction() and self._tx is not None:
             yield self._tx
             return
-        if self._pool is None:
+        await self._ready()
+        pool = self._pool
+        if pool is None:
             raise DatabaseClosed("the database is not open")
-        async with self._pool.acquire() as conn:
-            yield PgTx(conn)
+        try:
+            async with pool.acquire() as conn:
+                yield PgTx(conn)
+        except Exception as err:
+            if not lost_connection(err):
+                raise
+            self._lost(err)
+            raise DatabaseLost(f"lost PostgreSQL at {self.path} during a read") from err
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Any:
+        """:meth:`Database.fetchone`, tried once more when the connection was lost (a read
+        changes nothing; the second try waits for the server)."""
+        try:
+            return await super().fetchone(sql, params)
+        except DatabaseLost:
+            return await super().fetchone(sql, params)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
+        try:
+            return await super().fetchall(sql, params)
+        except DatabaseLost:
+            return await super().fetchall(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         async with self.transaction() as conn:
