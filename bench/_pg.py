@@ -47,9 +47,10 @@ class BenchDb:
 
 
 @contextlib.asynccontextmanager
-async def postgres_server() -> AsyncIterator[str]:
-    """A throwaway PostgreSQL server and a fresh database on it: its URL. The server is
-    stopped (and its folder removed) on the way out, whatever happened."""
+async def postgres_server() -> AsyncIterator[tuple[str, Any]]:
+    """A throwaway PostgreSQL server and a fresh database on it: its URL, and the server
+    (``halt()`` and ``launch()`` stop it and start it again). The server is stopped (and its
+    folder removed) on the way out, whatever happened."""
     from tests.storage_backends import PostgresServer, unavailable_reason
 
     why = unavailable_reason()
@@ -58,6 +59,6 @@ async def postgres_server() -> AsyncIterator[str]:
     server = PostgresServer()
     try:
         await asyncio.to_thread(server.start)
-        yield await server.new_database()
+        yield await server.new_database(), server
     finally:
         await asyncio.to_thread(server.stop)

@@ -72,8 +72,10 @@ minutes (with a ``--warmup`` longer than it, the window is a long game's steady 
     python -m bench.load --tables 200 --open-rate 50 --dm-open-limit 5/5
     python -m bench.load --tables 200 --think 2 --duration 30 --postgres
     python -m bench.load --tables 200 --think 2 --duration 30 --processes 2
-    python -m bench.load --tables 100 --think 6 --turn-seconds 8 --processes 2 \
+    python -m bench.load --tables 100 --think 10 --turn-seconds 15 --processes 2 \
         --duration 100 --kill-at 10 --down 45   # kill -9 shard 1's process mid-games
+    python -m bench.load --tables 100 --think 10 --turn-seconds 15 --processes 2 \
+        --duration 160 --kill-at 10 --down 100 --kill-in-timer   # ... inside a claimed timer
 
 ``--postgres`` runs the bot on a throwaway PostgreSQL server (``DATABASE_URL``);
 ``--processes N`` runs N bot processes on it, shard i of N each (``SHARD_COUNT`` /
@@ -117,6 +119,7 @@ from bench._latency import percentile
 from bench._pg import BenchDb, postgres_server
 from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 from bot.fakediscord.ratelimits import Limits, Rate
+from bot.i18n import t
 from tests.fakediscord import FakeDiscord
 
 ANSWER = re.compile(r"^/interactions/[^/]+/[^/]+/callback$")
@@ -133,6 +136,11 @@ GAMES = {
 public real-time race: ``bench.spit_discord`` measures it."""
 ROOT = Path(__file__).resolve().parent.parent
 LATE = timedelta(seconds=90)
+DATABASE_AWAY = {t(key, lang) for key in ("errors.database_lost", "errors.database_unsure")
+                 for lang in ("en", "fr")}  # fmt: skip
+"""What a player is told when their move could not wait for the database."""
+KILL_IN_TIMER_WAIT = 30.0
+"""``--kill-in-timer``: how long the process may take to meet a timer (then kill -9 anyway)."""
 """A timer not done this long after its time (a lease of 60 s and a sweep) is lost."""
 HAND_WAIT = 5.0
 """Seconds a seated player waits for their hand by DM before pressing "Show my hand"."""
@@ -218,6 +226,8 @@ class Figures:
     failures: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     stale: int = 0
+    deferred: int = 0
+    """Clicks answered by deferring (the bot waited over 1.5 s, e.g. on its database)."""
 
     def fail(self, why: str) -> None:
         self.failures[why] += 1
@@ -323,6 +333,9 @@ class Load:
         self.play = Figures()
         self.measuring = False
         self.stop = asyncio.Event()
+        self.asleep: set[int] = set()
+        """Channels whose players stopped playing (``--kill-in-timer``: the game of the timer
+        the killed process held, left to the lease)."""
         self.shown_hands: dict[int, FakeMessage] = {}
         """The copy "Show my hand" gave a player whose DM had not come yet."""
         self.pressed_show = 0
@@ -493,6 +506,9 @@ class Load:
             ]
 
         while not self.stop.is_set():
+            if table.channel.id in self.asleep:
+                await asyncio.sleep(1.0)
+                continue
             live = fresh()
             if not live:
                 if (
@@ -513,6 +529,8 @@ class Load:
                 await asyncio.sleep(self.rng.uniform(0, 2 * self.args.think))
                 if self.stop.is_set():
                     return
+                if table.channel.id in self.asleep:
+                    continue
                 live = fresh()
                 if not live:
                     continue
@@ -535,6 +553,8 @@ class Load:
                 continue
             if result is not None and result.callback_type not in (6, 7):
                 fig.fail("not an update")
+            if result is not None and result.callback_type == 6:
+                fig.deferred += 1
             if result is not None and result.response is not None:
                 confirm = [
                     b
@@ -639,7 +659,14 @@ async def watch_games(db: BenchDb, load: Load, every: float = 0.5) -> None:
     before = time.monotonic()
     while not load.stop.is_set():
         now = time.monotonic()
-        for game_id, (_, _, version) in (await games_in(db, load.args.game)).items():
+        try:
+            games = await games_in(db, load.args.game)
+        except Exception:
+            if not load.args.db_restart:
+                raise
+            await asyncio.sleep(every)  # the database is away (--db-restart): poll again
+            continue
+        for game_id, (_, _, version) in games.items():
             if seen.get(game_id, version) != version:
                 load.timeline.changed.setdefault(game_id, []).append((before, now))
             seen[game_id] = version
@@ -790,6 +817,15 @@ def what_players_saw(
         on = {g for g, polls in line.changed.items() if any(after >= ended for after, _ in polls)}
         running = outage["running"]
         out["outage"] = {
+            "what": "PostgreSQL restart" if load.args.db_restart else "Discord REST outage",
+            "deferred": load.play.deferred,
+            "told_database_away": sum(
+                1
+                for table in load.tables
+                for user in table.users
+                for msg in load.fake.ephemerals(user)
+                if msg.text in DATABASE_AWAY
+            ),
             "at_s": outage["began"] - t0,
             "seconds": ended - outage["began"],
             "running": len(running),
@@ -852,14 +888,23 @@ def timer_runs(path: Path, down: tuple[datetime, datetime] | None) -> dict[str, 
     dones: Counter[int] = Counter()
     due: dict[int, datetime] = {}
     keys: dict[int, str] = {}
+    died: dict[int, tuple[str, float]] = {}  # timer -> (pid, when) of a process killed in it
+    done_by: dict[int, tuple[str, float]] = {}
+    key_done: dict[str, list[tuple[float, str, int]]] = {}  # key -> (when, pid, timer) done
     text = path.read_text() if path.exists() else ""
     for line in text.splitlines():
         parts = line.split()
-        if len(parts) != 5:
+        if len(parts) != 6:
             continue  # a line cut by kill -9
-        what, _, timer_id, key, due_at = parts
+        what, pid, timer_id, key, due_at, at = parts
         tid = int(timer_id)
+        if what == "died":
+            died[tid] = (pid, float(at))
+            continue
         (runs if what == "run" else dones)[tid] += 1
+        if what == "done":
+            done_by[tid] = (pid, float(at))
+            key_done.setdefault(key, []).append((float(at), pid, tid))
         due[tid] = datetime.fromisoformat(due_at)
         keys[tid] = key
     out: dict[str, Any] = {
@@ -867,6 +912,14 @@ def timer_runs(path: Path, down: tuple[datetime, datetime] | None) -> dict[str, 
         "timers": len(runs),
         "done_twice": sum(1 for n in dones.values() if n > 1),
         "run_twice": sum(1 for n in runs.values() if n > 1),
+        # Timers a process was killed in, after claiming them: done once by another process,
+        # and how long after the death (the lease, then the next sweep).
+        # The same key may be scheduled again meanwhile (a new row: the restarted process
+        # arming its games' deadlines), so the first done of that key after the death counts.
+        "died_in": [
+            died_report(tid, pid, at, keys.get(tid, "?"), dones[tid], key_done)
+            for tid, (pid, at) in died.items()
+        ],
     }
     if down is not None:
         began, ended = down
@@ -882,21 +935,54 @@ def timer_runs(path: Path, down: tuple[datetime, datetime] | None) -> dict[str, 
     return out
 
 
+def died_report(
+    tid: int, pid: str, at: float, key: str, done: int, key_done: dict[str, list[Any]]
+) -> dict[str, Any]:
+    """A timer a process was killed in: done how often, and the first run of its key done
+    after the death (by which process, how long after, the same row or a new one)."""
+    after = sorted(d for d in key_done.get(key, []) if d[0] > at)
+    first = after[0] if after else None
+    return {
+        "key": key,
+        "done": done,
+        "next_done_after_s": None if first is None else round(first[0] - at, 1),
+        "next_done_by_another": first is not None and first[1] != pid,
+        "next_done_same_row": first is not None and first[2] == tid,
+    }
+
+
 async def kill_shard(
     slots: list[Slot],
     spawn: Callable[[int, str], Any],
     db: BenchDb,
-    args: argparse.Namespace,
+    load: Load,
     out: dict[str, Any],
+    timer_log: Path,
 ) -> None:
     """``--kill-at`` with ``--processes``: kill -9 the last shard's process KILL_AT seconds
-    into the window, restart it ``--down`` seconds later; the games' versions then."""
+    into the window, restart it ``--down`` seconds later; the games' versions then. With
+    ``--kill-in-timer`` it dies inside a timer it claimed, and that game's players stop
+    playing, so only the timer (taken over once its lease passed) can move it on."""
+    args = load.args
     slot = slots[-1]
     await asyncio.sleep(args.kill_at)
     slot.done = plus(slot.done, minus(await slot.bot.stats(), slot.before))
     out["killed"] = time.monotonic()
     out["killed_utc"] = datetime.now(UTC)
-    slot.bot.proc.kill()
+    if args.kill_in_timer:
+        # It dies inside its next timer, once claimed (or at the deadline, if none comes).
+        await slot.bot.stats("die-in-timer")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(slot.bot.proc.wait(), KILL_IN_TIMER_WAIT)
+        died = [line.split() for line in timer_log.read_text().splitlines()]
+        for game_id in {int(f[3].split(":")[1]) for f in died if f[0] == "died" and len(f) == 6}:
+            channel = (await games_in(db, args.game)).get(game_id, (None,))[0]
+            if channel is not None:
+                load.asleep.add(channel)
+        out["killed"] = time.monotonic()
+        out["killed_utc"] = datetime.now(UTC)
+    if slot.bot.proc.returncode is None:
+        slot.bot.proc.kill()
     await slot.bot.proc.wait()
     await asyncio.sleep(args.down)
     out["restarting_utc"] = datetime.now(UTC)
@@ -944,12 +1030,12 @@ async def check_kill(
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.postgres:
-        async with postgres_server() as url:
-            return await run_on(args, url)
+        async with postgres_server() as (url, server):
+            return await run_on(args, url, server)
     return await run_on(args, None)
 
 
-async def run_on(args: argparse.Namespace, url: str | None) -> dict[str, Any]:
+async def run_on(args: argparse.Namespace, url: str | None, server: Any = None) -> dict[str, Any]:
     options: dict[str, Any] = {"limits": limits_of(args)}
     if args.token_lifetime is not None:
         options["token_lifetime"] = args.token_lifetime
@@ -1049,9 +1135,11 @@ async def run_on(args: argparse.Namespace, url: str | None) -> dict[str, Any]:
             outage: dict[str, Any] = {}
             if args.outage:
                 outage_task = asyncio.create_task(start_outage(fake, db, args, outage))
+            if args.db_restart:
+                outage_task = asyncio.create_task(restart_database(server, db, args, outage))
             kill: dict[str, Any] = {}
             if window_kill:
-                kill_task = asyncio.create_task(kill_shard(slots, spawn, db, args, kill))
+                kill_task = asyncio.create_task(kill_shard(slots, spawn, db, load, kill, timer_log))
             await asyncio.sleep(args.duration)
             t1, m1 = time.monotonic(), len(fake.calls)
             games_end = await games_in(db, args.game)
@@ -1069,7 +1157,7 @@ async def run_on(args: argparse.Namespace, url: str | None) -> dict[str, Any]:
             calls = fake.calls[mark:]
             load.stop.set()
             await asyncio.gather(*players, return_exceptions=True)
-            if args.outage:
+            if args.outage or args.db_restart:
                 await outage_task
             await watcher
             kill_check = await check_kill(db, load, kill, timer_log) if window_kill else None
@@ -1080,6 +1168,8 @@ async def run_on(args: argparse.Namespace, url: str | None) -> dict[str, Any]:
             text = "\n".join(p.read_text(errors="replace") for p in logs if p.exists())
             if args.keep_log:
                 Path(args.keep_log).write_text(text)
+                if timer_log.exists():
+                    shutil.copy(timer_log, f"{args.keep_log}.timers")
             for line in text.splitlines():
                 match = re.search(r'msg="?([^"]*)"?', line) or re.search(r"\] (.*)$", line)
                 log_lines[(match.group(1) if match else line)[:60]] += 1
@@ -1184,6 +1274,22 @@ async def start_outage(
     fake.outage(seconds)
 
 
+async def restart_database(
+    server: Any, db: BenchDb, args: argparse.Namespace, out: dict[str, Any]
+) -> None:
+    """``--db-restart AT:SECONDS``: PostgreSQL stopped (``pg_ctl stop -m fast``) AT seconds
+    into the window and started again SECONDS later; which games were running then."""
+    at, seconds = args.db_restart
+    await asyncio.sleep(at)
+    games = await games_in(db, args.game)
+    out["running"] = {g for g, (_, status, _) in games.items() if status == "active"}
+    out["began"] = time.monotonic()
+    await asyncio.to_thread(server.halt)
+    await asyncio.sleep(max(0.0, seconds - (time.monotonic() - out["began"])))
+    await asyncio.to_thread(server.launch)
+    out["ended"] = time.monotonic()
+
+
 class Instructions:
     """Instructions the bot's process retires (``perf stat``, user and kernel), when perf
     is installed and allowed: unlike CPU time, barely moved by what else runs on the
@@ -1271,10 +1377,12 @@ def report_limits(out: dict[str, Any]) -> None:
     outage = out.get("outage")
     if outage:
         print(
-            f"  outage {outage['seconds']:g} s from {outage['at_s']:.1f} s into the window"
-            f" ({outage['after_s']:.1f} s measured after it): {outage['running']} games"
-            f" running, {outage['stopped']} without a move after it (state unchanged)"
+            f"  {outage['what']} {outage['seconds']:.1f} s from {outage['at_s']:.1f} s into"
+            f" the window ({outage['after_s']:.1f} s measured after it): {outage['running']}"
+            f" games running, {outage['stopped']} without a move after it (state unchanged)"
             + (f" {outage['stopped_ids']}" if outage["stopped"] else "")
+            + f"; {outage['deferred']} clicks of the window deferred (waited over 1.5 s),"
+            f" {outage['told_database_away']} players told the database was away"
         )
 
 
@@ -1346,6 +1454,13 @@ def report(out: dict[str, Any]) -> None:
             f" all timers: {timers['runs']} runs, {timers['done_twice']} done twice;"
             f" {check['pending_overdue']} pending over {LATE.seconds} s past due at the end"
         )
+        for died in timers["died_in"]:
+            print(
+                f"  killed inside timer {died['key']} (claimed, not run): that row done"
+                f" {died['done']} time(s); the key next done {died['next_done_after_s']} s after"
+                f" the kill, by another process: {died['next_done_by_another']}, on the same row"
+                f" (taken over after its lease): {died['next_done_same_row']}"
+            )
     report_limits(out)
     print(
         f"  event loop: a callback due runs {out['lag_mean_ms']:.1f} ms late on average,"
@@ -1442,6 +1557,13 @@ def main() -> None:
         " that every game running went on",
     )
     parser.add_argument(
+        "--db-restart",
+        type=outage_spec,
+        metavar="AT:SECONDS",
+        help="with --postgres: PostgreSQL stopped AT seconds into the window and started"
+        " again SECONDS later; then check that every game running went on",
+    )
+    parser.add_argument(
         "--postgres",
         action="store_true",
         help="run the bot on a throwaway PostgreSQL server (stopped at the end)",
@@ -1451,6 +1573,12 @@ def main() -> None:
         type=int,
         default=1,
         help="bot processes, one shard each (SHARD_COUNT=N); over 1 implies --postgres",
+    )
+    parser.add_argument(
+        "--kill-in-timer",
+        action="store_true",
+        help="with --processes and --kill-at: the process dies inside a timer it claimed"
+        " (its lease then holds the timer until it passes)",
     )
     parser.add_argument(
         "--down",
@@ -1466,6 +1594,12 @@ def main() -> None:
         parser.error("--no-limits needs a reason")
     if args.outage and sum(args.outage) >= args.duration:
         parser.error("--outage must end within the window (--duration)")
+    if args.db_restart:
+        if sum(args.db_restart) >= args.duration:
+            parser.error("--db-restart must end within the window (--duration)")
+        if args.outage:
+            parser.error("--db-restart and --outage exclude each other")
+        args.postgres = True
     if args.processes < 1:
         parser.error("--processes must be >= 1")
     if args.processes > 1:

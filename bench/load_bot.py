@@ -12,6 +12,8 @@ stderr) and talks to its parent on stdin/stdout, one line each way:
 - ``profile`` -> start profiling (written to ``--profile`` at quit);
 - ``stats`` -> one JSON line: process CPU seconds, RSS, database thread round-trips, log
   records at INFO or above, interactions received, ``store.games.act`` calls and seconds;
+- ``die-in-timer`` -> kill -9 itself inside the next timer it runs, once claimed (its
+  lease holds: the timer is left for another process once the lease passes); answers ``{}``;
 - ``quit`` (or end of stdin) -> a clean shutdown.
 
 The database and shards come from the environment as for ``python -m bot``
@@ -33,7 +35,9 @@ import json
 import logging
 import os
 import resource
+import signal
 import sys
+import threading
 import time
 import tracemalloc
 import types
@@ -61,6 +65,8 @@ lock, the load when stale, the engine, the transaction: the database's time per 
 ``interactions``: INTERACTION_CREATE events this process's shards received."""
 GC = {"gc_s": 0.0, "gc_full": 0, "gc_max_s": 0.0}
 """Time in the garbage collector (all generations), full collections, the longest pause."""
+DIE_IN_TIMER = threading.Event()
+"""Set by ``die-in-timer``: the next timer run kills the process."""
 LAG = {"lag_max_s": 0.0, "lag_sum_s": 0.0, "lag_ticks": 0}
 """How late the event loop runs a callback due now: a tick every 50 ms."""
 
@@ -127,8 +133,9 @@ def _count_round_trips() -> None:
 
 def _time_moves(timer_log: str | None) -> None:
     """Time ``GameStore.act`` (database time per move), count the interactions received,
-    and, with ``timer_log``, append a line per timer run (``run``, then ``done`` once it
-    was marked done), flushed at once (a kill -9 loses none): ``run|done PID ID KEY DUE``."""
+        and, with ``timer_log``, append a line per timer run (``run``, then ``done`` once it
+        was marked done), flushed at once (a kill -9 loses none): ``run|done|died PID ID KEY DUE
+    UNIX_TIME``."""
     try:
         from bot.storage.games import GameStore
     except ImportError:
@@ -163,9 +170,13 @@ def _time_moves(timer_log: str | None) -> None:
 
     async def logged(self: Any, timer: Any) -> int:
         due = timer.due_at.isoformat()
-        out.write(f"run {pid} {timer.id} {timer.key} {due}\n")
+        out.write(f"run {pid} {timer.id} {timer.key} {due} {time.time():.3f}\n")
+        if DIE_IN_TIMER.is_set():  # claimed, not run: kill -9 here
+            out.write(f"died {pid} {timer.id} {timer.key} {due} {time.time():.3f}\n")
+            out.flush()
+            os.kill(pid, signal.SIGKILL)
         ran = await run_one(self, timer)
-        out.write(f"done {pid} {timer.id} {timer.key} {due}\n")
+        out.write(f"done {pid} {timer.id} {timer.key} {due} {time.time():.3f}\n")
         return ran
 
     TimerService._run_one = logged  # type: ignore[method-assign]
@@ -271,6 +282,9 @@ async def serve(args: argparse.Namespace) -> None:
                 for o in gc.get_objects()
             )
             print(json.dumps(dict(kinds.most_common(120))), flush=True)
+        elif line == "die-in-timer":
+            DIE_IN_TIMER.set()
+            print(json.dumps({}), flush=True)
         elif line == "profile":
             profiler.enable()
             print(json.dumps(stats()), flush=True)
