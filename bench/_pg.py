@@ -34,7 +34,7 @@ class BenchDb:
 
         async with self._lock:
             if self._pool is None:
-                self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=2)
+                self._pool = await asyncpg.create_pool(self.url, min_size=0, max_size=2)
         numbered = iter(range(1, 1000))
         query = re.sub(r"\?", lambda _: f"${next(numbered)}", sql)
         rows = await self._pool.fetch(query, *params)

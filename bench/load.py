@@ -68,6 +68,7 @@ minutes (with a ``--warmup`` longer than it, the window is a long game's steady 
     python -m bench.load --tables 50 --bot-root OTHER_CHECKOUT   # the same load on other code
     python -m bench.load --tables 200 --think 2 --no-limits "A/B: the cost of the limits"
     python -m bench.load --tables 100 --think 2 --duration 40 --outage 10:15
+    python -m bench.load --tables 100 --think 2 --duration 40 --db-restart 10:5
     python -m bench.load --tables 100 --think 2 --token-lifetime 5 --warmup 10
     python -m bench.load --tables 200 --open-rate 50 --dm-open-limit 5/5
     python -m bench.load --tables 200 --think 2 --duration 30 --postgres

@@ -66,11 +66,14 @@ _LOST = (
 )
 
 
-def lost_connection(err: BaseException) -> bool:
+def lost_connection(err: BaseException, conn: asyncpg.Connection | None = None) -> bool:
     """Whether ``err`` says the connection (or the server) is gone, not that a statement
-    was wrong."""
-    if isinstance(err, _LOST):
+    was wrong. ``conn``: the connection it came from, gone if closed now (a server shutting
+    down in the middle of a statement may leave asyncpg's protocol in an error of its own)."""
+    if isinstance(err, _LOST) or (conn is not None and _closed(conn)):
         return True
+    if isinstance(err, asyncpg.InternalClientError):
+        return True  # its protocol lost track of the connection: it cannot be used again
     return isinstance(err, asyncpg.InterfaceError) and "closed" in str(err)
 
 
@@ -181,8 +184,8 @@ class PostgresDatabase(Database):
                 "DATABASE_URL and that the server is running"
             ) from err
         try:
-            pool = await asyncpg.create_pool(
-                self.url, min_size=1, max_size=READ_POOL, timeout=CONNECT_TIMEOUT
+            pool = await asyncpg.create_pool(  # min_size 0: none to restore while away
+                self.url, min_size=0, max_size=READ_POOL, timeout=CONNECT_TIMEOUT
             )
         except BaseException:
             await writer.close()
@@ -265,7 +268,8 @@ class PostgresDatabase(Database):
                 opened.append(tx)
                 yield tx
         except Exception as err:
-            if not lost_connection(err):
+            used = opened[0]._pg if opened and isinstance(opened[0], PgTx) else None
+            if not lost_connection(err, used):
                 raise
             self._lost(err)
             sent = bool(opened) and isinstance(opened[0], PgTx) and opened[0].commit_sent
@@ -292,11 +296,13 @@ class PostgresDatabase(Database):
         pool = self._pool
         if pool is None:
             raise DatabaseClosed("the database is not open")
+        used: list[asyncpg.Connection] = []
         try:
             async with pool.acquire() as conn:
+                used.append(conn)
                 yield PgTx(conn)
         except Exception as err:
-            if not lost_connection(err):
+            if not lost_connection(err, used[0] if used else None):
                 raise
             self._lost(err)
             raise DatabaseLost(f"lost PostgreSQL at {self.path} during a read") from err
@@ -347,6 +353,13 @@ class PostgresDatabase(Database):
         await tx._run(None)
         conn = tx._pg if isinstance(tx, PgTx) else self._pg()
         await conn.copy_records_to_table(table, records=rows, columns=list(columns))
+
+
+def _closed(conn: asyncpg.Connection) -> bool:
+    try:
+        return bool(conn.is_closed())
+    except asyncpg.InterfaceError:  # a pooled connection already given back
+        return False
 
 
 def _reason(err: BaseException) -> str:

@@ -148,9 +148,16 @@ async def store(url: str, clock: FakeClock) -> AsyncIterator[Store]:
         await st.close()
 
 
-def break_at(monkeypatch: pytest.MonkeyPatch, statement: str, *, after: bool) -> list[str]:
+def break_at(
+    monkeypatch: pytest.MonkeyPatch,
+    statement: str,
+    *,
+    after: bool,
+    error: type[Exception] = asyncpg.ConnectionDoesNotExistError,
+) -> list[str]:
     """The writer's next ``statement`` (a prefix) loses its connection: sent and done, then
-    the answer lost (``after``), or never sent. Returns the statements seen."""
+    the answer lost (``after``), or never sent; asyncpg raises ``error``. Returns the
+    statements seen."""
     seen: list[str] = []
     real = pg._command
 
@@ -160,7 +167,7 @@ def break_at(monkeypatch: pytest.MonkeyPatch, statement: str, *, after: bool) ->
             if after:
                 await real(conn, sql, params)
             conn.terminate()
-            raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle")
+            raise error("connection was closed in the middle")
         return await real(conn, sql, params)
 
     monkeypatch.setattr(pg, "_command", command)
@@ -179,11 +186,19 @@ async def total(store: Store, game_id: int) -> tuple[int, int]:
 
 
 @pytest.mark.usefixtures("counter_kind")
+@pytest.mark.parametrize(
+    "error",
+    [
+        asyncpg.ConnectionDoesNotExistError,
+        # seen when the server shut down in the middle of a statement:
+        asyncpg.InternalClientError,
+    ],
+)
 async def test_a_connection_lost_before_commit_is_tried_again(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, monkeypatch: pytest.MonkeyPatch, error: type[Exception]
 ) -> None:
     game_id = await counter_game(store)
-    seen = break_at(monkeypatch, "UPDATE games", after=False)
+    seen = break_at(monkeypatch, "UPDATE games", after=False, error=error)
     stored, _ = await store.games.act(game_id, "1", {"type": "inc"})
     assert stored.version == 2
     assert sum(s.startswith("UPDATE games") for s in seen) == 2  # lost, then tried again
