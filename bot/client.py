@@ -72,6 +72,8 @@ every few seconds (up to a second each on a loaded machine); a young collection 
 10,000 objects lets most of them die young, and the oldest generation is collected ten
 times less often. ``bench/load.py`` prints the collector's time per interaction."""
 
+FETCHED_GUILD_SECONDS = 3600.0
+"""How long a guild fetched from Discord (one of another process's shards) is kept."""
 BACKGROUND_SENDS = 16
 """Discord calls made at once for work nobody waits on (hands and tables kept up to date, a
 start's DMs): in a rush they queue behind this limit, and clicks are answered first."""
@@ -185,6 +187,8 @@ class GamenightBot(commands.Bot):
         self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
         self.failed_cogs: list[str] = []
         self._catch_up: asyncio.Task[None] | None = None
+        self._fetched_guilds: dict[int, tuple[float, discord.Guild | None]] = {}
+        self._fetching: dict[int, asyncio.Lock] = {}
         self.freeze_startup = freeze_startup
         """Once ready, ``gc.freeze()`` what start-up built and collect less often
         (``GC_THRESHOLDS``): the process runs one bot."""
@@ -243,6 +247,27 @@ class GamenightBot(commands.Bot):
             "commands synced",
             extra={"count": len(synced), "guild_id": self.settings.dev_guild_id or "global"},
         )
+
+    async def find_guild(self, guild_id: int) -> discord.Guild | None:
+        """The guild as this process's shards see it; a guild of another process's shard
+        (whose timer may run here) as Discord's API gives it, one call an hour at most;
+        ``None`` for a guild the bot is not in."""
+        seen = self.get_guild(guild_id)
+        if seen is not None or self.http.token is None:
+            return seen
+        async with self._fetching.setdefault(guild_id, asyncio.Lock()):  # one call at a time
+            kept = self._fetched_guilds.get(guild_id)
+            if kept is not None and time.monotonic() - kept[0] < FETCHED_GUILD_SECONDS:
+                return kept[1]
+            try:
+                fetched: discord.Guild | None = await self.fetch_guild(guild_id, with_counts=False)
+            except discord.HTTPException as err:
+                log.warning(
+                    "could not fetch a guild", extra={"guild_id": guild_id, "code": err.code}
+                )
+                fetched = None
+            self._fetched_guilds[guild_id] = (time.monotonic(), fetched)
+            return fetched
 
     async def guild_settings(self, guild: discord.Guild | int) -> GuildSettings:
         """A guild's settings; with a :class:`discord.Guild`, ``locale`` follows its preferred

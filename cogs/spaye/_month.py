@@ -339,7 +339,7 @@ async def deliver_title_dm(bot: GamenightBot, payload: dict[str, Any]) -> None:
         return
     settings = await guild_settings(bot, guild_id)
     locale = settings.locale
-    guild = bot.get_guild(guild_id)
+    guild = await bot.find_guild(guild_id)
     lines = [
         t(
             "spaye.cal.dm.titles",

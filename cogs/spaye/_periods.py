@@ -71,7 +71,7 @@ async def guild_settings(bot: GamenightBot, guild: discord.Guild | int) -> Spaye
     """The guild's settings and Späye's, its language following the guild's own when the
     bot sees it."""
     if isinstance(guild, int):
-        seen = bot.get_guild(guild)
+        seen = await bot.find_guild(guild)
         guild = seen if isinstance(seen, discord.Guild) else guild
     server = await bot.guild_settings(guild)
     return SpayeGuild(server, await spaye_settings(bot, server.guild_id))

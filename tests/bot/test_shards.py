@@ -303,3 +303,43 @@ async def test_show_my_hand_in_the_guild_after_moves_made_from_dms(
         shown = await table.show_hand(users[0])  # on the table, in the far guild: B
         assert shown.interaction is not None and shown.interaction.id in b.interactions
         assert "Received from" in fake.text_of(shown)  # the hand after the pass
+
+
+async def test_a_day_closed_by_the_other_shard_speaks_its_guild_language(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Any process may run a guild's timer; the one whose shards do not see the guild asks
+    Discord for it (once), so a French guild's closing is French whoever closes it."""
+    from datetime import UTC, date, datetime
+
+    from cogs.spaye._calendar import schedule_closing
+    from cogs.spaye._opening import day_meta
+    from tests.cogs.test_spaye_calendar_e2e import cards_left
+
+    fake = fake_discord
+    fake.limits = Limits.off("two processes' timers at machine speed")
+    guild = fake.add_guild("Bureau", locale="fr", shard=(1, 2))
+    general = fake.add_text_channel(guild, "general")
+    users = [fake.add_user(f"U{i}") for i in range(2)]
+    for user in users:
+        fake.add_member(guild, user)
+    clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
+    cogs = ["cogs.config", "cogs.help", "cogs.spaye"]
+    other = make_process(tmp_path / "x.sqlite3", clock, 0, cogs)  # does not see the guild
+    own = make_process(tmp_path / "x.sqlite3", clock, 1, cogs)
+    async with both_running(fake, other, own):
+        for closer, day in ((own, date(2025, 3, 14)), (other, date(2025, 3, 15))):
+            game = cards_left(*(str(u.id) for u in users))
+            game_id = await own.bot.store.days.open_day(
+                guild.id, day, general.id, game, day_meta(day)
+            )
+            await schedule_closing(own.bot, guild.id, day, game_id)
+            clock.set(datetime(day.year, day.month, day.day, 23, 59, tzinfo=UTC))
+            assert await closer.bot.timers.run_due() >= 1
+        closings = [m.content for m in fake.channel_messages(general)]
+        assert len(closings) == 2
+        assert all(c.startswith("🕛 Heure de clôture") for c in closings), closings
+        fetched = [
+            c for c in fake.calls if c.method == "GET" and c.route.endswith("/guilds/{guild_id}")
+        ]
+        assert len(fetched) == 1  # the other process asked Discord once
