@@ -284,6 +284,20 @@ class TimerService:
         self._arm(key, due_at)
         return key
 
+    async def schedule_once(
+        self, kind: str, due_at: datetime, payload: Mapping[str, Any], key: str
+    ) -> bool:
+        """Persist and arm the timer ``key`` unless it exists already (pending, running
+        anywhere, or done and not purged yet): whether it was created. For work that several
+        processes may each ask for but that must run once (:meth:`schedule` would replace a
+        row another process is running)."""
+        if due_at.tzinfo is None:
+            raise ValueError("due_at must be timezone-aware")
+        created = await self._store.add(kind, due_at, payload, key)
+        if created:
+            self._arm(key, due_at)
+        return created
+
     async def cancel(self, key: str) -> bool:
         """Drop a pending timer; returns whether there was one."""
         self._disarm(key)

@@ -65,7 +65,14 @@ from cogs.spaye._closing import (
     remind_timer,
 )
 from cogs.spaye._closing import schedule_closing as _schedule_closing
-from cogs.spaye._month import DM_KIND, MONTH_JOB, deliver_title_dm, month_end
+from cogs.spaye._month import (
+    ANNOUNCE_KIND,
+    DM_KIND,
+    MONTH_JOB,
+    announce_timer,
+    deliver_title_dm,
+    month_end,
+)
 from cogs.spaye._opening import OPEN_KIND, arm_openings, opening_timer, schedule_opening
 
 if TYPE_CHECKING:
@@ -128,6 +135,9 @@ async def start_calendar(bot: GamenightBot) -> None:
     async def on_title_dm(payload: dict[str, Any]) -> None:
         await deliver_title_dm(bot, payload)
 
+    async def on_announce(payload: dict[str, Any]) -> None:
+        await announce_timer(bot, payload)
+
     async def on_month_end() -> None:
         await run_month_end(bot)
 
@@ -144,6 +154,7 @@ async def start_calendar(bot: GamenightBot) -> None:
     bot.timers.register(REMIND_KIND, on_remind)
     bot.timers.register(OPEN_KIND, on_open)
     bot.timers.register(DM_KIND, on_title_dm)
+    bot.timers.register(ANNOUNCE_KIND, on_announce)
     # Hourly in UTC: each run reads every guild's own local date, so any zone, a zone
     # changed by an admin and daylight-saving days need no per-guild job.
     bot.timers.add_cron(MONTH_JOB, on_month_end, cron("UTC", minute=5), catch_up=True)

@@ -15,7 +15,10 @@ run). Then, in one transaction, the month is claimed and its titles are awarded 
 nothing; ties by the rules' tie-breaks; nobody with 0 points gets a title). Their bonuses are
 for the month after.
 
-Announcing (:func:`announce_month`): an embed with every späyin's three counters as text (for
+Announcing is a durable timer, :data:`ANNOUNCE_KIND`, one per guild and month
+(:func:`ask_announcement`: created unless it exists, so processes that each settle or retry
+the same month make one, and it runs in one process at a time, claimed like any timer).
+Its handler (:func:`announce_timer`) posts (:func:`announce_month`): an embed with every späyin's three counters as text (for
 screen readers and search; the longest months end with "and N more: /spaye board") and
 the titles, with the same table as a picture (:mod:`cogs.spaye._picture`: the podium of the
 three titles, the columns as bars), in the guild's language, posted to the
@@ -23,9 +26,10 @@ announcement channel (``/config announce-channel``); when it is unset or the bot
 there, to the channel of the guild's latest Späye. Titles are marked announced and one
 durable DM timer per titleholder is armed in the same transaction, so each DM is sent even
 after a crash (through ``bot.private``: closed DMs wait for the user's next interaction).
-A failed post leaves the titles unannounced: later runs retry while that month is the last
-one ended. A month with Späyes but none finished gets a short "no Späye finished" line
-instead (once, no retry). A guild that played no Späye in a month hears nothing about it.
+A failed post leaves the titles unannounced: the timer tries again an hour later while that
+month is the last one ended. A month with Späyes but none finished gets a short "no Späye
+finished" line instead (once, no retry). A guild that played no Späye in a month hears
+nothing about it.
 
 Catch-up. After a long downtime, older months than the last one ended are settled silently
 (titles stored for the record, nothing posted: their bonus month is already over). Between a
@@ -71,10 +75,13 @@ if TYPE_CHECKING:
     from bot.client import GamenightBot
 
 __all__ = [
+    "ANNOUNCE_KIND",
     "DM_KIND",
     "MONTH_JOB",
     "CloseDay",
     "announce_month",
+    "announce_timer",
+    "ask_announcement",
     "deliver_title_dm",
     "month_embed",
     "month_end",
@@ -87,6 +94,9 @@ log = logging.getLogger("gamenight.spaye.calendar")
 
 MONTH_JOB = "spaye.month_end"
 DM_KIND = "spaye.title_dm"
+ANNOUNCE_KIND = "spaye.announce"
+ANNOUNCE_RETRY = timedelta(hours=1)
+"""After a failed post, the announcement is tried again this much later."""
 LATEST_ZONE = timedelta(hours=14)
 """The furthest ahead of UTC a time zone runs (Pacific/Kiritimati)."""
 
@@ -123,15 +133,14 @@ async def month_end(bot: GamenightBot, close: CloseDay, *, run_timers: bool = Tr
         for guild_id, month in await bot.store.days.unsettled_months(MONTH_JOB, through):
             pending.setdefault(guild_id, []).append(month)
         running: list[SpayeDay] = await bot.store.days.active()
-        tried: set[tuple[int, str]] = set()
         for guild_id, months in pending.items():
             try:
-                await _end_months(bot, guild_id, months, running, close, tried)
+                await _end_months(bot, guild_id, months, running, close)
             except Exception:
                 log.exception("month end failed", extra={"guild_id": guild_id})
-        await _retry_announcements(bot, tried)
+        await _retry_announcements(bot)
     if run_timers:
-        await bot.timers.run_due()  # the titleholders' DMs just armed
+        await bot.timers.run_due()  # the announcements (then the titleholders' DMs) just armed
 
 
 async def _end_months(
@@ -140,7 +149,6 @@ async def _end_months(
     months: Sequence[str],
     running: Sequence[SpayeDay],
     close: CloseDay,
-    tried: set[tuple[int, str]],
 ) -> None:
     settings = await guild_settings(bot, guild_id)
     now = bot.clock.now()
@@ -155,8 +163,7 @@ async def _end_months(
         if await settle_month(bot, guild_id, month) is None:
             continue
         if month == month_before(current):
-            tried.add((guild_id, month))
-            await announce_month(bot, guild_id, month)
+            await ask_announcement(bot, guild_id, month)
         else:
             await bot.store.titles.mark_announced(guild_id, month)
             log.info("old month settled silently", extra={"guild_id": guild_id, "month": month})
@@ -195,22 +202,53 @@ async def settle_month(bot: GamenightBot, guild_id: int, month: str) -> dict[str
     return standings
 
 
-async def _retry_announcements(bot: GamenightBot, tried: set[tuple[int, str]]) -> None:
+async def _retry_announcements(bot: GamenightBot) -> None:
+    """Titles settled but not announced (a crash before the announcement was asked for):
+    asked for again while theirs is the month last ended, else given up."""
     now = bot.clock.now()
     waiting = sorted({(x.guild_id, x.month) for x in await bot.store.titles.unannounced()})
     for guild_id, month in waiting:
-        if (guild_id, month) in tried:
-            continue
         try:
             settings = await guild_settings(bot, guild_id)
             last_ended = month_before(month_of(settings.today(now)))
             if month == last_ended:
-                await announce_month(bot, guild_id, month)
+                await ask_announcement(bot, guild_id, month)
             elif month < last_ended:
                 await bot.store.titles.mark_announced(guild_id, month)
                 log.warning("titles never announced", extra={"guild_id": guild_id, "month": month})
         except Exception:
             log.exception("announcement retry failed", extra={"guild_id": guild_id})
+
+
+def announce_key(guild_id: int, month: str) -> str:
+    return f"spaye:announce:{guild_id}:{month}"
+
+
+async def ask_announcement(bot: GamenightBot, guild_id: int, month: str) -> bool:
+    """Arm the month's announcement, due now, unless it exists (pending, running in some
+    process, or done): whether this call armed it."""
+    payload = {"guild_id": guild_id, "month": month}
+    key = announce_key(guild_id, month)
+    return await bot.timers.schedule_once(ANNOUNCE_KIND, bot.clock.now(), payload, key)
+
+
+async def announce_timer(bot: GamenightBot, payload: dict[str, Any]) -> None:
+    """The :data:`ANNOUNCE_KIND` handler: announce the month once, if it is still the last
+    one ended and not announced; after a failed post, once more in an hour."""
+    guild_id, month = int(payload["guild_id"]), str(payload["month"])
+    awarded = await bot.store.titles.of_month(guild_id, month)
+    if awarded and all(x.announced for x in awarded):
+        return
+    settings = await guild_settings(bot, guild_id)
+    last_ended = month_before(month_of(settings.today(bot.clock.now())))
+    if month != last_ended:
+        if awarded:
+            await bot.store.titles.mark_announced(guild_id, month)
+        log.warning("titles never announced", extra={"guild_id": guild_id, "month": month})
+        return
+    if not await announce_month(bot, guild_id, month) and awarded:
+        due = bot.clock.now() + ANNOUNCE_RETRY
+        await bot.timers.schedule(ANNOUNCE_KIND, due, payload, key=announce_key(guild_id, month))
 
 
 async def month_names(bot: GamenightBot, guild_id: int, month: str) -> dict[str, str]:
