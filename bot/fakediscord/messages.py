@@ -33,6 +33,9 @@ from .models import (
 # Message flags a sender may set.
 SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | IS_COMPONENTS_V2
 
+NONCE_MAX = 25
+NONCE_SECONDS = 180.0
+"""How long a nonce with ``enforce_nonce`` returns its message ("the past few minutes")."""
 USER_MENTION = re.compile(r"<@!?(\d+)>")
 ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
@@ -47,6 +50,7 @@ class MessagesMixin:
     channels: dict[int, FakeChannel]
     messages: dict[int, FakeMessage]
     sessions: list[GatewaySession]
+    nonces: dict[tuple[int, str], tuple[FakeMessage, float]]
 
     if TYPE_CHECKING:
 
@@ -209,7 +213,18 @@ class MessagesMixin:
         problem = self._check_message(payload, creating=True, has_files=bool(request[FILES]))
         if problem:
             raise ApiError.from_problem(problem)
+        nonce = payload.get("nonce")
+        if nonce is not None and len(str(nonce)) > NONCE_MAX:
+            raise ApiError.form("nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+        if nonce is not None and payload.get("enforce_nonce"):
+            # Discord: another message by the same author with the same nonce in the past few
+            # minutes is returned, and no new message is created.
+            seen = self.nonces.get((self.bot_user.id, str(nonce)))
+            if seen is not None and time.monotonic() - seen[1] < NONCE_SECONDS:
+                return json_response(seen[0].to_json())
         msg = self._new_message(channel, self.bot_user, payload)
+        if nonce is not None:
+            self.nonces[(self.bot_user.id, str(nonce))] = (msg, time.monotonic())
         await self._announce_create(msg)
         return json_response(msg.to_json())
 

@@ -125,6 +125,8 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
+        self.nonces: dict[tuple[int, str], tuple[FakeMessage, float]] = {}
+        """(author, nonce) -> the message created with it, and when (``enforce_nonce``)."""
         self.interactions: dict[int, FakeInteraction] = {}
         self.global_commands: dict[tuple[str, int], dict[str, Any]] = {}
         self.guild_commands: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}

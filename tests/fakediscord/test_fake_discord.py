@@ -625,3 +625,20 @@ async def test_missing_route_is_reported() -> None:
         await fake.stop()
     [problem] = fake.problems()
     assert "no" in problem and "/emojis" in problem
+
+
+async def test_a_nonce_with_enforce_nonce_creates_one_message(world: World) -> None:
+    """Discord returns the message an author already created with that nonce (in the past
+    few minutes) instead of creating another; a nonce over 25 characters is refused."""
+    fake = world.fake
+    bot = make_bot(world.seen)
+    async with fake.run_client(bot):
+        channel = bot.get_partial_messageable(world.general.id, guild_id=world.guild.id)
+        first = await channel.send("closed", nonce="gn-closed-1")
+        again = await channel.send("closed", nonce="gn-closed-1")
+        other = await channel.send("closed", nonce="gn-closed-2")
+        assert again.id == first.id != other.id
+        assert len(fake.channel_messages(world.general)) == 2
+        with pytest.raises(discord.HTTPException) as refused:
+            await channel.send("closed", nonce="x" * 26)
+        assert refused.value.code == 50035
