@@ -56,10 +56,12 @@ from bot.timers import cron
 from cogs.spaye._board import board_embed as _board_embed
 from cogs.spaye._closing import (
     CLOSE_KIND,
+    POST_KIND,
     REMIND_KIND,
     arm_missing_closings,
     close_day,
     close_timer,
+    closed_post_timer,
     rearm_closings,
     rearm_reminders,
     remind_timer,
@@ -116,6 +118,9 @@ async def start_calendar(bot: GamenightBot) -> None:
     async def on_close(payload: dict[str, Any]) -> None:
         await close_timer(bot, payload)
 
+    async def on_closed_post(payload: dict[str, Any]) -> None:
+        await closed_post_timer(bot, payload)
+
     async def on_remind(payload: dict[str, Any]) -> None:
         await remind_timer(bot, payload)
 
@@ -151,6 +156,7 @@ async def start_calendar(bot: GamenightBot) -> None:
             log.exception("could not move a closing", extra={"guild_id": settings.guild_id})
 
     bot.timers.register(CLOSE_KIND, on_close)
+    bot.timers.register(POST_KIND, on_closed_post)
     bot.timers.register(REMIND_KIND, on_remind)
     bot.timers.register(OPEN_KIND, on_open)
     bot.timers.register(DM_KIND, on_title_dm)

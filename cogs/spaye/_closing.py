@@ -4,6 +4,12 @@ One durable timer per day: kind :data:`CLOSE_KIND`, key ``spaye:<game_id>:close`
 (:func:`closing_key`), due at :func:`closing_instant`. Its handler applies
 ``{"type": "close"}`` as SYSTEM (voided when cards remain, finished otherwise), tells the
 game's channel and dispatches ``spaye_day_closed(stored, events)``.
+
+The channel's message is sent once, whatever dies when: the closing's transaction also arms
+a :data:`POST_KIND` timer, due :data:`POST_DELAY` later, with the closing's events. The
+closing posts at once and then drops that timer; if the process died in between, the timer
+posts it from any process. Both post with the same nonce (``enforce_nonce``), so Discord
+keeps one message even when both got through.
 """
 
 from __future__ import annotations
@@ -30,9 +36,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLOSE_KIND",
+    "POST_KIND",
     "REMIND_KIND",
     "close_day",
     "close_timer",
+    "closed_post_timer",
     "closing_key",
     "closing_text",
     "rearm_closings",
@@ -46,6 +54,14 @@ log = logging.getLogger("gamenight.spaye.calendar")
 
 CLOSE_KIND = "spaye.close_day"
 REMIND_KIND = "spaye.remind_close"
+POST_KIND = "spaye.closed_post"
+POST_DELAY = timedelta(seconds=30)
+"""The closing's message is posted by its timer this long after the closing, if the closing
+itself did not (its process died)."""
+
+
+def post_key(game_id: int) -> str:
+    return f"spaye:{game_id}:closed_post"
 
 
 def closing_key(game_id: int) -> str:
@@ -180,26 +196,54 @@ async def close_day(bot: GamenightBot, game_id: int, day: date) -> StoredGame | 
 
     Raises ``IllegalAction`` when the day is already finished or voided: nothing is sent.
     """
+
+    async def arm_post(new: StoredGame, events: list[Event]) -> None:
+        payload = {"game_id": game_id, "day": day.isoformat(), "events": events}
+        due = bot.clock.now() + POST_DELAY
+        await bot.timers.schedule(POST_KIND, due, payload, key=post_key(game_id))
+
     try:
-        outcome: ActOutcome = await bot.store.games.act(game_id, SYSTEM, {"type": "close"})
+        outcome: ActOutcome = await bot.store.games.act(
+            game_id, SYSTEM, {"type": "close"}, in_tx=arm_post
+        )
     except GameNotFound:
         log.warning("closing a Späye that does not exist", extra={"game_id": game_id})
         return None
     stored, events = outcome
     log.info("Späye day closed", extra={"game_id": game_id, "status": stored.status})
-    settings = await guild_settings(bot, stored.guild_id)
-    text = closing_text(events, settings, day)
-    if text:
-        try:
-            channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
-            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException:
-            log.warning(
-                "could not tell the channel a Späye closed",
-                extra={"game_id": game_id, "channel_id": stored.channel_id},
-            )
+    await post_closing(bot, stored, events, day)
+    await bot.timers.cancel(post_key(game_id))
     bot.dispatch("spaye_day_closed", stored, events)
     return stored
+
+
+async def closed_post_timer(bot: GamenightBot, payload: dict[str, Any]) -> None:
+    """The ``spaye.closed_post`` handler: the closing's message, when its closing's process
+    died before posting it (or posted it and died before dropping this timer)."""
+    stored = await bot.store.games.get(int(payload["game_id"]))
+    if stored is not None:
+        day = date.fromisoformat(payload["day"])
+        await post_closing(bot, stored, list(payload["events"]), day)
+
+
+async def post_closing(
+    bot: GamenightBot, stored: StoredGame, events: list[Event], day: date
+) -> None:
+    """Tell the game's channel the day closed (one message: the nonce names the closing)."""
+    settings = await guild_settings(bot, stored.guild_id)
+    text = closing_text(events, settings, day)
+    if not text:
+        return
+    try:
+        channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+        await channel.send(
+            text, nonce=f"gn-closed-{stored.id}", allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException:
+        log.warning(
+            "could not tell the channel a Späye closed",
+            extra={"game_id": stored.id, "channel_id": stored.channel_id},
+        )
 
 
 def closing_text(events: list[Event], settings: SpayeGuild, day: date) -> str:

@@ -6,6 +6,7 @@ and announced by the calendar's timers and month job: nothing waits for real tim
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import cogs.spaye._closing as closing_module
 from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.engine import IllegalAction
@@ -20,7 +22,7 @@ from bot.engine.spaye import SpayeGame, month_standings
 from bot.settings import Settings
 from bot.spaye_settings import update_spaye_settings
 from cogs.spaye._calendar import board_embed, schedule_closing, start_calendar
-from cogs.spaye._closing import CLOSE_KIND, close_timer, closing_key
+from cogs.spaye._closing import CLOSE_KIND, close_day, close_timer, closing_key
 from cogs.spaye._month import MONTH_JOB
 from tests.engine.test_spaye_support import daye, exercise_of, stacked
 from tests.fakediscord import FakeDiscord
@@ -158,6 +160,46 @@ async def test_closing_voids_a_day_with_cards_left_and_tells_the_channel(
         assert await bot.timers.run_due() == 1
         assert await bot.timers.pending() == []
         assert len(world.said(world.general)) == 1
+
+
+@pytest.mark.parametrize("dies", ["before posting", "after posting"])
+async def test_a_closing_whose_process_dies_is_told_once(
+    world: World,
+    make_bot: Callable[[], CalendarBot],
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    dies: str,
+) -> None:
+    """The closing commits, then its process dies before its message (or after it, before
+    dropping the message's timer): the timer posts it 30 s later, with the same nonce, so
+    the channel gets one message either way."""
+    a, b, _, _ = world.ids()
+    bot = make_bot()
+    async with world.fake.run_client(bot):
+        game_id = await open_day(bot, world, MARCH_14, cards_left(a, b))
+        real_post, real_cancel = closing_module.post_closing, bot.timers.cancel
+
+        async def killed(*args: Any, **kwargs: Any) -> Any:
+            raise asyncio.CancelledError  # the process stops here
+
+        if dies == "before posting":
+            monkeypatch.setattr(closing_module, "post_closing", killed)
+        else:
+            monkeypatch.setattr(bot.timers, "cancel", killed)
+        clock.set(datetime(2025, 3, 14, 23, 59, tzinfo=UTC))
+        with pytest.raises(asyncio.CancelledError):
+            await close_day(bot, game_id, MARCH_14)
+        assert (await bot.store.games.require(game_id)).status == "voided"
+        monkeypatch.setattr(closing_module, "post_closing", real_post)
+        monkeypatch.setattr(bot.timers, "cancel", real_cancel)
+        posted = len(world.said(world.general))
+        assert posted == (0 if dies == "before posting" else 1)
+
+        clock.advance(seconds=closing_module.POST_DELAY.total_seconds())
+        assert await bot.timers.run_due() >= 1  # the message's timer (and the closing's, done)
+        said = world.said(world.general)
+        assert len(said) == 1 and "voided" in said[0].content
+        assert await bot.timers.pending() == []
 
 
 async def test_closing_after_the_table_is_empty_finishes_the_day_in_french(
