@@ -33,12 +33,15 @@ nothing about it.
 
 Catch-up. After a long downtime, older months than the last one ended are settled silently
 (titles stored for the record, nothing posted: their bonus month is already over). Between a
-successful post and its commit a crash would post again; every other step runs at most once.
+successful post and its commit a crash leaves the announcement's timer to run again (once its
+lease has passed): its post carries the same nonce, so Discord gives back the message it
+already made when that is within minutes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import weakref
@@ -302,7 +305,7 @@ async def announce_month(bot: GamenightBot, guild_id: int, month: str) -> bool:
     awarded = await bot.store.titles.of_month(guild_id, month)
     if standings["days"] == 0:
         text = t("spaye.cal.titles.none", locale, month=month_label(month, locale))
-        return await _post(bot, settings, content=text)
+        return await _post(bot, settings, month, content=text)
     holders: dict[str, str | None] = dict.fromkeys(TITLE_NAMES)
     holders.update({x.title: str(x.user_id) for x in awarded})
     names = await month_names(bot, guild_id, month)
@@ -313,7 +316,7 @@ async def announce_month(bot: GamenightBot, guild_id: int, month: str) -> bool:
     filename = f"spaye-{month}.png"
     embed.set_image(url=f"attachment://{filename}")
     alt = t("spaye.cal.picture.alt", locale)
-    if not await _post(bot, settings, embed=embed, picture=(filename, picture, alt)):
+    if not await _post(bot, settings, month, embed=embed, picture=(filename, picture, alt)):
         return False
     async with bot.db.transaction():
         await bot.store.titles.mark_announced(guild_id, month)
@@ -331,13 +334,17 @@ async def announce_month(bot: GamenightBot, guild_id: int, month: str) -> bool:
 async def _post(
     bot: GamenightBot,
     settings: SpayeGuild,
+    month: str,
     *,
     content: str | None = None,
     embed: discord.Embed | None = None,
     picture: tuple[str, bytes, str] | None = None,
 ) -> bool:
     """Send to the announcement channel, else to the channel of the latest Späye;
-    ``picture`` is ``(filename, PNG bytes, alt text)``, attached to each attempt."""
+    ``picture`` is ``(filename, PNG bytes, alt text)``, attached to each attempt. The nonce
+    names the guild's month: a post tried again within minutes (its announcement's process
+    died before recording it) gives the same message."""
+    nonce = "gn-titles-" + hashlib.sha256(f"{settings.guild_id}:{month}".encode()).hexdigest()[:15]
     targets: list[int] = []
     if settings.spaye.announce_channel_id is not None:
         targets.append(settings.spaye.announce_channel_id)
@@ -357,6 +364,7 @@ async def _post(
                 content,
                 embeds=[embed] if embed is not None else [],
                 files=files,
+                nonce=nonce,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.HTTPException as err:
