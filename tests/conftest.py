@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -84,8 +85,15 @@ def throwaway_postgres() -> Iterator[PostgresServer]:
 @pytest.fixture
 async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
     """The URL of a new, empty PostgreSQL database (dropped after the test)."""
-    url = await postgres_server.new_database()
+    async with fresh_database(postgres_server) as url:
+        yield url
+
+
+@asynccontextmanager
+async def fresh_database(server: PostgresServer) -> AsyncIterator[str]:
+    """A new, empty database on ``server``: its URL; dropped on the way out."""
+    url = await server.new_database()
     try:
         yield url
     finally:
-        await postgres_server.drop_database(url)
+        await server.drop_database(url)
