@@ -61,7 +61,10 @@ def papayoo_table(fake: FakeDiscord, url: str, clock: FakeClock) -> Table:
 
 
 async def card_to_play(table: Table) -> tuple[Any, Any, str, int]:
-    """Whose turn it is, their message with the card's control, its custom id, the version."""
+    """Start the game and pass; then whose turn it is, their message with the card's control,
+    its custom id, the game's version."""
+    await start(table)
+    await pass_all(table)
     stored = await table.stored()
     player = stored.game.public_view()["turn"]
     card = stored.game.view(player)["legal"][0]
@@ -81,8 +84,6 @@ async def test_a_card_played_while_postgresql_restarts_waits_and_counts_once(
     fake = fake_discord
     table = papayoo_table(fake, url, clock)
     async with fake.run_client(table.bot):
-        await start(table)
-        await pass_all(table)
         user, msg, custom_id, version = await card_to_play(table)
         await halt(server)
         try:
@@ -109,8 +110,6 @@ async def test_a_server_away_too_long_is_told_privately_and_nothing_changes(
     fake = fake_discord
     table = papayoo_table(fake, url, clock)
     async with fake.run_client(table.bot):
-        await start(table)
-        await pass_all(table)
         user, msg, custom_id, version = await card_to_play(table)
         monkeypatch.setattr(pg, "RECONNECT_SECONDS", 0.5)
         told = t("errors.database_lost", "en")
