@@ -28,11 +28,15 @@ from bot.i18n import t
 from bot.settings import Settings
 from bot.storage import DatabaseLost, Store
 from tests.bot.conftest import CounterGame
+from tests.cogs.conftest import _per_route_buckets_off_at_machine_speed, seated_pace
 from tests.cogs.papayoo_support import COGS, Table, office
 from tests.cogs.test_papayoo import pass_all, start
 from tests.conftest import fresh_database, throwaway_postgres
 from tests.fakediscord import FakeDiscord
 from tests.storage_backends import PostgresServer
+
+__fixtures__ = (seated_pace, _per_route_buckets_off_at_machine_speed)
+"""The cog tests' pace (autouse there): table edits not spaced, no per-route buckets."""
 
 
 @pytest.fixture(scope="module")
