@@ -191,8 +191,13 @@ class PrivateMessenger:
         embed: discord.Embed | None = None,
         view: discord.ui.View | None = None,
         locale: str | None = None,
+        nonce: str | None = None,
     ) -> bool:
         """DM ``user_id``; ``True`` if delivered. Otherwise keep it for later, return ``False``.
+
+        ``nonce`` (25 characters at most) names a message that must arrive once: sent again
+        within minutes (its timer run again after its process died), Discord gives back the
+        first instead of a second one.
 
         ``key`` names what this is (``hand_key(kind, game_id)``, ``"spaye:7:exercise"``): a later
         send with the same key replaces content not yet delivered. ``view`` is only sent with a
@@ -210,6 +215,8 @@ class PrivateMessenger:
             kwargs: dict[str, Any] = {"content": content, "embed": embed}
             if view is not None:
                 kwargs["view"] = view
+            if nonce is not None:
+                kwargs["nonce"] = nonce
             await channel.send(**kwargs)
         except discord.HTTPException as err:
             closed = isinstance(err, discord.Forbidden) and err.code == DMS_CLOSED

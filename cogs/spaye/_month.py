@@ -344,7 +344,7 @@ async def _post(
     ``picture`` is ``(filename, PNG bytes, alt text)``, attached to each attempt. The nonce
     names the guild's month: a post tried again within minutes (its announcement's process
     died before recording it) gives the same message."""
-    nonce = "gn-titles-" + hashlib.sha256(f"{settings.guild_id}:{month}".encode()).hexdigest()[:15]
+    nonce = _nonce("gn-titles-", f"{settings.guild_id}:{month}")
     targets: list[int] = []
     if settings.spaye.announce_channel_id is not None:
         targets.append(settings.spaye.announce_channel_id)
@@ -397,6 +397,17 @@ async def deliver_title_dm(bot: GamenightBot, payload: dict[str, Any]) -> None:
         )
     ]
     lines += [t(f"spaye.cal.bonus.{x.title}", locale) for x in held]
+    key = f"spaye:titles:{guild_id}:{month}"
     await bot.private.send(
-        int(user_id), f"spaye:titles:{guild_id}:{month}", "\n".join(lines), locale=locale
+        int(user_id),
+        key,
+        "\n".join(lines),
+        locale=locale,
+        nonce=_nonce("gn-dm-", f"{key}:{user_id}"),
     )
+
+
+def _nonce(prefix: str, name: str) -> str:
+    """A message nonce (25 characters at most) naming ``name``. Discord compares the nonces
+    of all the bot's messages, in every channel: ``name`` says which message, for whom."""
+    return prefix + hashlib.sha256(name.encode()).hexdigest()[: 25 - len(prefix)]
