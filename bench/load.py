@@ -73,6 +73,7 @@ minutes (with a ``--warmup`` longer than it, the window is a long game's steady 
     python -m bench.load --tables 200 --open-rate 50 --dm-open-limit 5/5
     python -m bench.load --tables 200 --think 2 --duration 30 --postgres
     python -m bench.load --tables 200 --think 2 --duration 30 --processes 2
+    python -m bench.load --tables 200 --think 2 --duration 30 --processes 2 --rest-shares 0.7,0.3
     python -m bench.load --tables 100 --think 10 --turn-seconds 15 --processes 2 \
         --duration 100 --kill-at 10 --down 45   # kill -9 shard 1's process mid-games
     python -m bench.load --tables 100 --think 10 --turn-seconds 15 --processes 2 \
@@ -1056,6 +1057,8 @@ async def run_on(args: argparse.Namespace, url: str | None, server: Any = None) 
             env = {"DATABASE_URL": url} if url else {}
             if args.processes > 1:
                 env |= {"SHARD_COUNT": str(args.processes), "SHARD_IDS": str(shard)}
+            if args.rest_shares:
+                env["REST_SHARE"] = str(args.rest_shares[shard])
             return await BotProcess.start(
                 fake,
                 sqlite,
@@ -1582,6 +1585,12 @@ def main() -> None:
         " (its lease then holds the timer until it passes)",
     )
     parser.add_argument(
+        "--rest-shares",
+        type=lambda text: [float(x) for x in text.split(",")],
+        metavar="S0,S1,...",
+        help="with --processes: each process's REST_SHARE, shard 0's first (default: equal)",
+    )
+    parser.add_argument(
         "--down",
         type=float,
         default=40.0,
@@ -1603,6 +1612,8 @@ def main() -> None:
         args.postgres = True
     if args.processes < 1:
         parser.error("--processes must be >= 1")
+    if args.rest_shares and (len(args.rest_shares) != args.processes or sum(args.rest_shares) > 1):
+        parser.error("--rest-shares: one share per process, adding up to 1 at most")
     if args.processes > 1:
         args.postgres = True
         if args.kill_at is not None and args.kill_at + args.down + 10 >= args.duration:
