@@ -385,9 +385,12 @@ class TimerService:
         if attempts < MAX_ATTEMPTS:
             retry_at = self._clock.now() + RETRY_DELAY * attempts
         try:
-            await self._store.record_failure(timer.id, error, retry_at)
+            held = await self._store.record_failure(timer.id, error, retry_at, self.owner)
         except Exception:
             log.exception("could not record a timer failure", extra={"timer": timer.key})
+            return
+        if not held:  # its lease passed and another process runs it now: that run decides
+            log.warning("timer failed after its claim moved on", extra={"timer": timer.key})
             return
         if retry_at is not None:
             self._arm(timer.key, retry_at)

@@ -141,22 +141,27 @@ class TimerStore:
         )
         return changed > 0
 
-    async def record_failure(self, timer_id: int, error: str, retry_at: datetime | None) -> None:
-        """Count a failed run: retry at ``retry_at`` (by any process: the claim is given
-        back), or give up (done) when it is ``None``."""
-        now = to_iso(self._clock.now())
+    async def record_failure(
+        self, timer_id: int, error: str, retry_at: datetime | None, owner: str
+    ) -> bool:
+        """Count ``owner``'s failed run: retry at ``retry_at`` (by any process: the claim is
+        given back), or give up (done) when it is ``None``. Only while ``owner`` still holds
+        the claim: a run whose lease passed and was taken over leaves the row to the process
+        running it now. Returns whether the row was changed."""
         if retry_at is None:
-            await self._db.execute(
+            changed = await self._db.execute(
                 "UPDATE timers SET attempts = attempts + 1, last_error = ?, done = 1, done_at = ?,"
-                " lease_until = NULL WHERE id = ?",
-                (error[:2000], now, timer_id),
+                " lease_until = NULL WHERE id = ? AND done = 0 AND claimed_by = ?",
+                (error[:2000], to_iso(self._clock.now()), timer_id, owner),
             )
         else:
-            await self._db.execute(
+            changed = await self._db.execute(
                 "UPDATE timers SET attempts = attempts + 1, last_error = ?, due_at = ?,"
-                " claimed_by = NULL, lease_until = NULL WHERE id = ?",
-                (error[:2000], to_iso(retry_at), timer_id),
+                " claimed_by = NULL, lease_until = NULL"
+                " WHERE id = ? AND done = 0 AND claimed_by = ?",
+                (error[:2000], to_iso(retry_at), timer_id, owner),
             )
+        return changed > 0
 
     async def purge_done(self, before: datetime) -> int:
         """Delete done timers finished before ``before``; returns how many."""

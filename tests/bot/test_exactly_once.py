@@ -219,6 +219,27 @@ async def test_a_failed_timer_is_given_back_for_its_retry(
     assert calls == ["a", "b"]
 
 
+async def test_a_failure_after_the_claim_moved_on_leaves_the_row_to_its_new_holder(
+    pair: tuple[Process, Process], clock: FakeClock
+) -> None:
+    """A's run outlives its lease and B takes the timer over: A's failure, recorded late,
+    neither gives B's claim back (a third process could run it too) nor counts an attempt."""
+    a, b = pair
+    await a.timers.schedule("x", clock.now(), {}, key="x")
+    row = await a.store.timers.get("x")
+    assert row is not None
+    assert await a.store.timers.claim(row.id, "a", clock.now(), clock.now() + LEASE)
+    clock.advance(seconds=LEASE.total_seconds() + 1)
+    assert await b.store.timers.claim(row.id, "b", clock.now(), clock.now() + LEASE)
+    retry = clock.now() + timedelta(minutes=1)
+    assert not await a.store.timers.record_failure(row.id, "late", retry, "a")
+    held = await b.store.timers.get("x")
+    assert held is not None and held.claimed_by == "b" and held.attempts == 0
+    assert await b.store.timers.record_failure(row.id, "down", retry, "b")
+    given_back = await b.store.timers.get("x")
+    assert given_back is not None and given_back.claimed_by is None and given_back.attempts == 1
+
+
 async def test_a_kind_without_a_handler_here_is_left_to_a_process_that_has_one(
     pair: tuple[Process, Process], clock: FakeClock
 ) -> None:
