@@ -285,15 +285,21 @@ class TimerService:
         return key
 
     async def schedule_once(
-        self, kind: str, due_at: datetime, payload: Mapping[str, Any], key: str
+        self,
+        kind: str,
+        due_at: datetime,
+        payload: Mapping[str, Any],
+        key: str,
+        *,
+        again_if_done: bool = False,
     ) -> bool:
         """Persist and arm the timer ``key`` unless it exists already (pending, running
-        anywhere, or done and not purged yet): whether it was created. For work that several
-        processes may each ask for but that must run once (:meth:`schedule` would replace a
-        row another process is running)."""
+        anywhere, or done and not purged yet; with ``again_if_done``, a done one is replaced):
+        whether it was created. For work that several processes may each ask for but that
+        must run once (:meth:`schedule` would replace a row another process is running)."""
         if due_at.tzinfo is None:
             raise ValueError("due_at must be timezone-aware")
-        created = await self._store.add(kind, due_at, payload, key)
+        created = await self._store.add(kind, due_at, payload, key, again_if_done=again_if_done)
         if created:
             self._arm(key, due_at)
         return created

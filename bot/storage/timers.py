@@ -67,17 +67,29 @@ class TimerStore:
             )
         return key
 
-    async def add(self, kind: str, due_at: datetime, payload: Mapping[str, Any], key: str) -> bool:
+    async def add(
+        self,
+        kind: str,
+        due_at: datetime,
+        payload: Mapping[str, Any],
+        key: str,
+        *,
+        again_if_done: bool = False,
+    ) -> bool:
         """Create the timer ``key`` unless a row with that key exists (pending, running in
-        another process, or done): whether this call created it. Processes that each add the
-        same key make one timer, and none replaces a row another process is running."""
+        another process, or done; with ``again_if_done``, pending or running): whether this
+        call created it. Processes that each add the same key make one timer, and none
+        replaces a row another process is running."""
         body = json.dumps(dict(payload), separators=(",", ":"), sort_keys=True)
-        changed = await self._db.execute(
-            "INSERT INTO timers (key, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (key) DO NOTHING",
-            (key, kind, to_iso(due_at), body, to_iso(self._clock.now())),
-        )
-        return changed > 0
+        async with self._db.transaction() as conn:
+            if again_if_done:
+                conn.defer("DELETE FROM timers WHERE key = ? AND done = 1", (key,))
+            async with conn.execute(
+                "INSERT INTO timers (key, kind, due_at, payload, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                (key, kind, to_iso(due_at), body, to_iso(self._clock.now())),
+            ) as cur:
+                return cur.rowcount > 0
 
     async def cancel(self, key: str) -> bool:
         """Forget a pending timer; returns whether there was one."""

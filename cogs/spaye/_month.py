@@ -214,8 +214,8 @@ async def _retry_announcements(bot: GamenightBot) -> None:
         try:
             settings = await guild_settings(bot, guild_id)
             last_ended = month_before(month_of(settings.today(now)))
-            if month == last_ended:
-                await ask_announcement(bot, guild_id, month)
+            if month == last_ended:  # its timer may have given up (errors): once more
+                await ask_announcement(bot, guild_id, month, again_if_done=True)
             elif month < last_ended:
                 await bot.store.titles.mark_announced(guild_id, month)
                 log.warning("titles never announced", extra={"guild_id": guild_id, "month": month})
@@ -227,12 +227,16 @@ def announce_key(guild_id: int, month: str) -> str:
     return f"spaye:announce:{guild_id}:{month}"
 
 
-async def ask_announcement(bot: GamenightBot, guild_id: int, month: str) -> bool:
+async def ask_announcement(
+    bot: GamenightBot, guild_id: int, month: str, *, again_if_done: bool = False
+) -> bool:
     """Arm the month's announcement, due now, unless it exists (pending, running in some
-    process, or done): whether this call armed it."""
+    process, or done; ``again_if_done``: pending or running): whether this call armed it."""
     payload = {"guild_id": guild_id, "month": month}
     key = announce_key(guild_id, month)
-    return await bot.timers.schedule_once(ANNOUNCE_KIND, bot.clock.now(), payload, key)
+    return await bot.timers.schedule_once(
+        ANNOUNCE_KIND, bot.clock.now(), payload, key, again_if_done=again_if_done
+    )
 
 
 async def announce_timer(bot: GamenightBot, payload: dict[str, Any]) -> None:

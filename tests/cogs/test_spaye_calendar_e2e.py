@@ -7,6 +7,7 @@ and announced by the calendar's timers and month job: nothing waits for real tim
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -513,6 +514,51 @@ async def test_a_month_with_no_finished_day_says_so_once(
         said = [m.content for m in world.said(world.general)]
         assert len(said) == 2 and "No Späye was finished in March 2025" in said[1]
         assert await bot.store.titles.of_month(world.guild.id, "2025-03") == []
+
+
+async def test_an_announcement_given_up_after_errors_is_asked_for_again_next_hour(
+    world: World,
+    make_bot: Callable[[], CalendarBot],
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The announcement's timer fails three times (retried after 1, then 2 minutes) and
+    gives up; the next hourly run asks for it again, and the month is announced once."""
+    a, b, c, d = world.ids()
+    bot = make_bot()
+    async with world.fake.run_client(bot):
+        first = await open_day(bot, world, MARCH_14, two_dayes(a, b, c, d))
+        await confirm(bot, first, c)
+        # The module the running cog uses: unloading an extension drops its modules, so an
+        # earlier test's bot may have left this file's import behind.
+        live = importlib.import_module("cogs.spaye._month")
+        real = live.announce_month
+        failures = 0
+
+        async def broken(*args: Any) -> bool:
+            nonlocal failures
+            failures += 1
+            raise RuntimeError("the picture could not be drawn")
+
+        monkeypatch.setattr(live, "announce_month", broken)
+        clock.set(datetime(2025, 4, 1, 0, 5, tzinfo=UTC))
+        await bot.timers.run_due()
+        await bot.timers.run_cron(MONTH_JOB)
+        for minutes in (1, 2):
+            clock.advance(minutes=minutes)
+            await bot.timers.run_due()
+        assert failures == 3
+        given_up = await bot.store.timers.get(live.announce_key(world.guild.id, "2025-03"))
+        assert given_up is not None and given_up.done and given_up.attempts == 3
+        assert not any(m.embeds for m in world.said(world.general))  # nothing announced
+
+        monkeypatch.setattr(live, "announce_month", real)
+        clock.set(datetime(2025, 4, 1, 1, 5, tzinfo=UTC))
+        await bot.timers.run_cron(MONTH_JOB)
+        await bot.timers.run_cron(MONTH_JOB)
+        announced = [m for m in world.said(world.general) if m.embeds]
+        assert len(announced) == 1
+        assert all(x.announced for x in await bot.store.titles.of_month(world.guild.id, "2025-03"))
 
 
 # -- the board --------------------------------------------------------------------------------
