@@ -140,20 +140,10 @@ class MovesRoom(AbandonRoom):
     ) -> None:
         """A player's move: committed, answered on their own message, then published."""
 
-        def same_decision(now: StoredGame) -> None:
-            if stamp(now.game.legal_actions(player)) != mark:
-                raise IllegalAction("this control is from an earlier turn", "seated.stale")
-
         before = stored.game.to_act()
         async with auto_defer(interaction):
             try:
-                after, events = await self.bot.store.games.act(
-                    stored.id,
-                    player,
-                    action,
-                    guard=same_decision,
-                    in_tx=lambda new, evs: self._arm(new, before, player),
-                )
+                after, events = await self._act_decided(stored, player, action, mark)
             except IllegalAction as err:
                 if err.key == "seated.stale":
                     fresh = await self.bot.store.games.require(stored.id)

@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.seated.base import SeatedBase
 from bot.seated.controls import stamp
 from bot.storage import StoredGame
+from bot.storage.models import ActOutcome
 
 __all__ = ["TimerRoom"]
 
@@ -119,19 +120,28 @@ class TimerRoom(SeatedBase):
         else:
             action = game.auto_action(player)
 
-        def same_decision(now: StoredGame) -> None:
-            if stamp(now.game.legal_actions(player)) != mark:
-                raise IllegalAction("the decision changed", "seated.stale")
-
-        before = game.to_act()
         try:
-            after, events = await self.bot.store.games.act(
-                stored.id,
-                player,
-                action,
-                guard=same_decision,
-                in_tx=lambda new, evs: self._arm(new, before, player),
-            )
+            after, events = await self._act_decided(stored, player, action, mark)
         except IllegalAction:
             return None
         return after, events, action
+
+    async def _act_decided(
+        self, stored: StoredGame, player: str, action: Mapping[str, Any], mark: str
+    ) -> ActOutcome:
+        """Commit ``player``'s ``action`` if the decision it was made on still stands
+        (``mark``: the stamp of their legal actions then), arming the turn timer for what
+        comes next in the same transaction; else ``IllegalAction`` (``seated.stale``)."""
+
+        def same_decision(now: StoredGame) -> None:
+            if stamp(now.game.legal_actions(player)) != mark:
+                raise IllegalAction("this decision is gone", "seated.stale")
+
+        before = stored.game.to_act()
+        return await self.bot.store.games.act(
+            stored.id,
+            player,
+            action,
+            guard=same_decision,
+            in_tx=lambda new, evs: self._arm(new, before, player),
+        )
