@@ -25,9 +25,13 @@ from bot.fakediscord.ratelimits import Limits
 from bot.settings import Settings
 from tests.cogs.papayoo_support import Table
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeChannel, FakeGuild, FakeUser
+from tests.fakediscord.models import FakeChannel, FakeUser
+from tests.fakediscord.test_shards import World, world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("counter_kind")]
+
+__fixtures__ = (world,)
+"""Two guilds, one on each shard of 2 (from the fake Discord's own shard tests)."""
 
 ROOT = Path(__file__).resolve().parents[2]
 COGS = ["cogs.config", "cogs.help", "tests.bot.counter_cog"]
@@ -58,38 +62,6 @@ async def both_running(fake: FakeDiscord, *processes: Process) -> AsyncIterator[
         for process in processes:
             await stack.enter_async_context(fake.run_client(process.bot))
         yield
-
-
-@dataclass
-class World:
-    fake: FakeDiscord
-    near: FakeGuild  # shard 0 of 2
-    far: FakeGuild  # shard 1 of 2
-    near_general: FakeChannel
-    far_general: FakeChannel
-    ana: FakeUser
-    bob: FakeUser
-
-
-@pytest.fixture
-def world(fake_discord: FakeDiscord) -> World:
-    fake = fake_discord
-    near = fake.add_guild("Near", shard=(0, 2))
-    far = fake.add_guild("Far", shard=(1, 2))
-    assert (near.id >> 22) % 2 == 0 and (far.id >> 22) % 2 == 1
-    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
-    for guild in (near, far):
-        for user in (ana, bob):
-            fake.add_member(guild, user)
-    return World(
-        fake,
-        near,
-        far,
-        fake.add_text_channel(near, "general"),
-        fake.add_text_channel(far, "general"),
-        ana,
-        bob,
-    )
 
 
 async def test_each_guild_is_served_by_the_process_of_its_shard(

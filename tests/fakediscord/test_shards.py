@@ -70,16 +70,20 @@ class World:
     near_general: FakeChannel
     far_general: FakeChannel
     ana: FakeUser
+    bob: FakeUser
 
 
 @pytest.fixture
 def world(fake_discord: FakeDiscord) -> World:
+    """Two guilds, one on each shard of 2, with Ana and Bob in both."""
     fake = fake_discord
     near = fake.add_guild("Near", shard=(0, 2))
     far = fake.add_guild("Far", shard=(1, 2))
-    ana = fake.add_user("Ana")
+    assert (near.id >> 22) % 2 == 0 and (far.id >> 22) % 2 == 1
+    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
     for guild in (near, far):
-        fake.add_member(guild, ana)
+        for user in (ana, bob):
+            fake.add_member(guild, user)
     return World(
         fake,
         near,
@@ -87,6 +91,7 @@ def world(fake_discord: FakeDiscord) -> World:
         fake.add_text_channel(near, "general"),
         fake.add_text_channel(far, "general"),
         ana,
+        bob,
     )
 
 
