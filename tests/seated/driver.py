@@ -14,7 +14,17 @@ from bot.seated import SeatedCog
 from bot.seated.controls import stamp
 from bot.storage import StoredGame
 from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+from tests.fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeUser
+
+
+def two_colleagues(fake: FakeDiscord) -> tuple[FakeGuild, FakeChannel, FakeUser, FakeUser]:
+    """An office (its #games) with Ana and Bob in it."""
+    guild = fake.add_guild("Office")
+    channel = fake.add_text_channel(guild, "games")
+    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
+    for user in (ana, bob):
+        fake.add_member(guild, user)
+    return guild, channel, ana, bob
 
 
 @dataclass

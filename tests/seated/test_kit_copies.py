@@ -30,6 +30,7 @@ from bot.settings import Settings
 from tests.cogs.papayoo_support import Table, office
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+from tests.seated.driver import two_colleagues
 from tests.seated.toy import HighCard, OpenCard, install
 
 pytestmark = pytest.mark.e2e
@@ -91,11 +92,7 @@ async def test_show_my_hand_again_retires_the_older_copy(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    guild = fake.add_guild("Office")
-    channel = fake.add_text_channel(guild, "games")
-    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
-    for user in (ana, bob):
-        fake.add_member(guild, user)
+    _guild, channel, ana, bob = two_colleagues(fake)
     bot = toy_bot(tmp_path)
     async with fake.run_client(bot):
         game_id = await start_toy(fake, bot, channel, [ana, bob])
@@ -139,11 +136,7 @@ async def test_an_old_tables_hand_button_retires_the_copy_before_it_too(
 ) -> None:
     """The persistent ``gn:hand:<kind>:<id>`` button of older tables keeps one live copy too."""
     fake = fake_discord
-    guild = fake.add_guild("Office")
-    channel = fake.add_text_channel(guild, "games")
-    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
-    for user in (ana, bob):
-        fake.add_member(guild, user)
+    _guild, channel, ana, bob = two_colleagues(fake)
     bot = toy_bot(tmp_path)
     async with fake.run_client(bot):
         game_id = await start_toy(fake, bot, channel, [ana, bob])
@@ -178,11 +171,7 @@ async def test_a_hand_off_turn_shows_no_table_state(
     """What just happened is in the hand of whoever must act now; the hand of whoever just
     played (not edited until their turn comes back) shows no move that would go stale."""
     fake = fake_discord
-    guild = fake.add_guild("Office")
-    channel = fake.add_text_channel(guild, "games")
-    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
-    for user in (ana, bob):
-        fake.add_member(guild, user)
+    _guild, channel, ana, bob = two_colleagues(fake)
     bot = toy_bot(tmp_path)
     async with fake.run_client(bot):
         game_id = await start_toy(fake, bot, channel, [ana, bob])

@@ -17,6 +17,7 @@ from bot.engine import GAMES
 from bot.seated import SeatedCog
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
+from tests.seated.driver import two_colleagues
 from tests.seated.toy import HighCard, install
 
 pytestmark = pytest.mark.e2e
@@ -48,11 +49,7 @@ async def test_a_start_cut_short_after_its_hands_is_finished_once_after_a_restar
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    guild = fake.add_guild("Office")
-    channel = fake.add_text_channel(guild, "games")
-    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
-    for user in (ana, bob):
-        fake.add_member(guild, user)
+    _guild, channel, ana, bob = two_colleagues(fake)
     clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
     bot = make_bot(tmp_path, clock)
     async with fake.run_client(bot) as running:
@@ -88,11 +85,7 @@ async def test_a_start_that_failed_on_discord_is_finished_by_its_timer(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    guild = fake.add_guild("Office")
-    channel = fake.add_text_channel(guild, "games")
-    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
-    for user in (ana, bob):
-        fake.add_member(guild, user)
+    guild, channel, ana, bob = two_colleagues(fake)
     clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
     bot = make_bot(tmp_path, clock)
     me = guild.members[fake.bot_user.id]

@@ -16,6 +16,7 @@ from bot.seated import SeatedCog
 from bot.seated.controls import stamp
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
+from tests.seated.driver import two_colleagues
 from tests.seated.toy import HighCard, OpenCard, install
 
 pytestmark = pytest.mark.e2e
@@ -90,11 +91,7 @@ async def test_a_public_board_is_played_on_the_table_itself(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    guild = fake.add_guild("Office")
-    channel = fake.add_text_channel(guild, "games")
-    ana, bob = fake.add_user("Ana"), fake.add_user("Bob")
-    for user in (ana, bob):
-        fake.add_member(guild, user)
+    _guild, channel, ana, bob = two_colleagues(fake)
     clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
     bot = GamenightBot(
         Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
