@@ -65,7 +65,9 @@ def parser() -> argparse.ArgumentParser:
         "--host",
         default="127.0.0.1",
         help="address the page listens on (default 127.0.0.1, this machine only); anyone "
-        "who reaches another address can act as every colleague",
+        "who reaches another address can act as every colleague. The page answers only to "
+        "this name, 127.0.0.1, localhost and [::1] (and to any IP address when it listens "
+        "on all of them, 0.0.0.0 or ::)",
     )
     p.add_argument(
         "--log-level",
@@ -130,7 +132,7 @@ async def serve(
     """
     from bot.client import GamenightBot
     from bot.sandbox.office import set_up_office
-    from bot.sandbox.page import SandboxPage
+    from bot.sandbox.page import AllowedHosts, SandboxPage
     from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
 
     started = time.monotonic()
@@ -164,14 +166,15 @@ async def serve(
         await running.start()
         if not fake.set_up and await set_up_office(fake, bot):
             await store.save_world(fake)
-        page = SandboxPage(fake, bot, store, clock)
+        host, port = sock.getsockname()[:2]
+        hosts = AllowedHosts.serving(host, port, getattr(args, "host", None))
+        page = SandboxPage(fake, bot, store, clock, hosts)
         runner = web.AppRunner(page.app(), handle_signals=False, access_log=None)
         await runner.setup()
         await web.SockSite(runner, sock).start()
         ticker = asyncio.create_task(_tick(bot), name="sandbox-timers")
         if settings.card_emojis:
             emojis = asyncio.create_task(_keep_emojis(bot, page), name="sandbox-emojis")
-        host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(
             f"Gamenight sandbox: http://{shown}:{port}/  "
