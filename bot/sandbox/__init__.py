@@ -18,6 +18,7 @@ import errno
 import fcntl
 import ipaddress
 import logging
+import secrets
 import signal
 import socket
 import sys
@@ -140,7 +141,9 @@ async def serve(
     clock = SandboxClock()
     store = WorldStore(database)
     app_id = await WorldStore.saved_application_id(database)
-    fake = SandboxDiscord(clock, application_id=app_id, bot_name="Gamenight")
+    # The bot's token on this run only: a web page cannot guess it to drive the fake Discord.
+    token = secrets.token_urlsafe(32)
+    fake = SandboxDiscord(clock, application_id=app_id, bot_name="Gamenight", token=token)
     await store.open()
     runner: web.AppRunner | None = None
     page: SandboxPage | None = None
@@ -162,7 +165,7 @@ async def serve(
         await fake.start()
         settings = sandbox_settings(database)
         bot = GamenightBot(settings, clock, autorun_timers=True)
-        running = fake.run_client(bot, ready_timeout=60)
+        running = fake.run_client(bot, token, ready_timeout=60)
         await running.start()
         if not fake.set_up and await set_up_office(fake, bot):
             await store.save_world(fake)

@@ -1,5 +1,5 @@
-"""The sandbox keeps to itself: its page answers only to its own names (no DNS rebinding), and
-bad requests get a 4xx, never a 500.
+"""The sandbox keeps to itself: its page answers only to its own names (no DNS rebinding), its
+inner Discord only to the bot's token of this run, and bad requests get a 4xx, never a 500.
 
 Plain HTTP through the running sandbox (``sandbox`` fixture), no browser."""
 
@@ -109,6 +109,57 @@ async def test_the_live_view_is_refused_to_a_rebound_name(sandbox: Sandbox) -> N
             assert json.loads((await ws.receive()).data)["t"] == "hello"
         status, _ = await request(sandbox, "GET", "/api/state", None, {"Host": own})
         assert status == 200
+
+
+async def test_the_inner_discord_answers_only_the_bots_token_of_this_run(
+    sandbox: Sandbox,
+) -> None:
+    fake = sandbox.page.fake
+    token = fake.token
+    assert token is not None and len(token) >= 32 and token != "fake-token"
+    me = fake.api_base + "/users/@me"
+    async with aiohttp.ClientSession() as http:
+        for wrong in ("Bot fake-token", "Bot ", f"Bot {token[:-1]}", token, ""):
+            async with http.get(me, headers={"Authorization": wrong}) as res:
+                assert res.status == 401, wrong
+        channel = fake.channels[fake.general().id]
+        before = len(fake.messages)
+        async with http.post(
+            f"{fake.api_base}/channels/{channel.id}/messages",
+            json={"content": "<@everyone> from a web page"},
+            headers={"Authorization": "Bot fake-token"},
+        ) as res:
+            assert res.status == 401
+        assert len(fake.messages) == before
+        right = {"Authorization": f"Bot {token}"}
+        async with http.get(me, headers=right) as res:
+            assert res.status == 200
+        # Under a rebound name, or from a web page, even the right token gets nothing.
+        for headers in (
+            {"Host": f"{REBOUND}:{fake.port}"},
+            {"Origin": f"http://{REBOUND}:{fake.port}"},
+            {"Origin": sandbox.url},
+        ):
+            async with http.get(me, headers=right | headers) as res:
+                assert res.status in (403, 421), headers
+                assert "Gamenight" not in await res.text()
+        # The gateway closes a session identified with any other token.
+        async with http.ws_connect(fake.gateway_url) as ws:
+            assert json.loads((await ws.receive()).data)["op"] == 10  # HELLO
+            identify = {"token": "fake-token", "intents": 0, "properties": {}}
+            await ws.send_str(json.dumps({"op": 2, "d": identify}))
+            async with asyncio.timeout(10):
+                while not ws.closed:
+                    await ws.receive()
+            assert ws.close_code == 4004
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            async with http.ws_connect(fake.gateway_url, origin=sandbox.url):
+                pass
+    # The token is never kept: not in the sandbox's database.
+    await sandbox.page.save_all()
+    database = sandbox.page.store.path
+    for path in database.parent.glob(database.name + "*"):
+        assert token.encode() not in path.read_bytes(), path.name
 
 
 async def raw(sandbox: Sandbox, request_line: str, body: bytes = b"", **headers: str) -> int:
