@@ -18,6 +18,7 @@ import errno
 import fcntl
 import ipaddress
 import logging
+import secrets
 import signal
 import socket
 import sys
@@ -65,7 +66,9 @@ def parser() -> argparse.ArgumentParser:
         "--host",
         default="127.0.0.1",
         help="address the page listens on (default 127.0.0.1, this machine only); anyone "
-        "who reaches another address can act as every colleague",
+        "who reaches another address can act as every colleague. The page answers only to "
+        "this name, 127.0.0.1, localhost and [::1] (and to any IP address when it listens "
+        "on all of them, 0.0.0.0 or ::)",
     )
     p.add_argument(
         "--log-level",
@@ -130,7 +133,7 @@ async def serve(
     """
     from bot.client import GamenightBot
     from bot.sandbox.office import set_up_office
-    from bot.sandbox.page import SandboxPage
+    from bot.sandbox.page import AllowedHosts, SandboxPage
     from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
 
     started = time.monotonic()
@@ -138,7 +141,9 @@ async def serve(
     clock = SandboxClock()
     store = WorldStore(database)
     app_id = await WorldStore.saved_application_id(database)
-    fake = SandboxDiscord(clock, application_id=app_id, bot_name="Gamenight")
+    # The bot's token on this run only: a web page cannot guess it to drive the fake Discord.
+    token = secrets.token_urlsafe(32)
+    fake = SandboxDiscord(clock, application_id=app_id, bot_name="Gamenight", token=token)
     await store.open()
     runner: web.AppRunner | None = None
     page: SandboxPage | None = None
@@ -160,18 +165,19 @@ async def serve(
         await fake.start()
         settings = sandbox_settings(database)
         bot = GamenightBot(settings, clock, autorun_timers=True)
-        running = fake.run_client(bot, ready_timeout=60)
+        running = fake.run_client(bot, token, ready_timeout=60)
         await running.start()
         if not fake.set_up and await set_up_office(fake, bot):
             await store.save_world(fake)
-        page = SandboxPage(fake, bot, store, clock)
+        host, port = sock.getsockname()[:2]
+        hosts = AllowedHosts.serving(host, port, getattr(args, "host", None))
+        page = SandboxPage(fake, bot, store, clock, hosts)
         runner = web.AppRunner(page.app(), handle_signals=False, access_log=None)
         await runner.setup()
         await web.SockSite(runner, sock).start()
         ticker = asyncio.create_task(_tick(bot), name="sandbox-timers")
         if settings.card_emojis:
             emojis = asyncio.create_task(_keep_emojis(bot, page), name="sandbox-emojis")
-        host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(
             f"Gamenight sandbox: http://{shown}:{port}/  "

@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import mimetypes
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import WSMsgType, web
-from yarl import URL
 
 from bot.clock import at_local, local_date
 from bot.fakediscord import InteractionResult
@@ -66,41 +67,158 @@ class Refused(Exception):
         self.status = status
 
 
-@web.middleware
-async def same_origin(request: web.Request, handler: Any) -> web.StreamResponse:
-    """Only the page itself may act: another site open in the same browser cannot post to
-    the sandbox (JSON bodies only, so a cross-site form cannot; and a foreign ``Origin`` is
-    refused, for the WebSocket too)."""
-    origin = request.headers.get("Origin")
-    if origin is not None and yarl_host(origin) != request.host:
-        return web.json_response({"error": "the sandbox only answers its own page"}, status=403)
-    if request.method == "POST" and request.content_type != "application/json":
-        return web.json_response(
-            {"error": "send JSON (Content-Type: application/json)"}, status=415
-        )
-    response: web.StreamResponse = await handler(request)
-    return response
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+"""Names of this machine the page always answers to (with its port)."""
 
 
-def yarl_host(origin: str) -> str:
-    """``http://127.0.0.1:8765`` -> ``127.0.0.1:8765`` (the ``Host`` header's form)."""
-    url = URL(origin)
-    if url.port is None or url.is_default_port():
-        return str(url.host)
-    return f"{url.host}:{url.port}"
+@dataclass(frozen=True)
+class AllowedHosts:
+    """The names the page answers to, in ``Host`` and (when a browser sends one) ``Origin``.
+
+    A site whose name was made to point at this machine (DNS rebinding) reaches the page
+    under that name, so its requests are same-origin for the browser; only the name tells
+    them apart. ``port`` ``None`` accepts any port (a test server on a free one);
+    ``any_address`` (the page listens on every address) accepts any IP address too, which
+    no other site can be.
+    """
+
+    names: frozenset[str] = LOOPBACK_NAMES
+    port: int | None = None
+    any_address: bool = False
+
+    @classmethod
+    def serving(cls, address: str, port: int, asked: str | None = None) -> AllowedHosts:
+        """The page listening on ``address``:``port``, started with ``--host asked``."""
+        names = {*LOOPBACK_NAMES, address.strip("[]").lower()}
+        if asked:
+            names.add(asked.strip("[]").lower())
+        try:
+            everywhere = ipaddress.ip_address(address.strip("[]")).is_unspecified
+        except ValueError:
+            everywhere = False
+        return cls(frozenset(names), port, everywhere)
+
+    def allows(self, authority: str | None, default_port: int = 80) -> bool:
+        """Whether a ``Host`` header (``name[:port]``) is one of the page's names."""
+        parsed = split_authority(authority, default_port)
+        if parsed is None:
+            return False
+        name, port = parsed
+        if self.port is not None and port != self.port:
+            return False
+        if name in self.names:
+            return True
+        if not self.any_address:
+            return False
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
+
+    def allows_origin(self, origin: str) -> bool:
+        """Whether an ``Origin`` header (``http://name[:port]``) is the page itself."""
+        scheme, sep, authority = origin.partition("://")
+        if not sep or scheme.lower() not in ("http", "https"):
+            return False  # "null" (a sandboxed frame, a file) and anything odd
+        return self.allows(authority, 443 if scheme.lower() == "https" else 80)
+
+
+def split_authority(authority: str | None, default_port: int = 80) -> tuple[str, int] | None:
+    """``Example.org:8765`` -> ``("example.org", 8765)``, ``[::1]:80`` -> ``("::1", 80)``;
+    ``None`` for anything that is not a plain host and port (user info, a path, spaces)."""
+    if not authority or not authority.isascii() or any(c in authority for c in " /\\@?#%"):
+        return None
+    if authority.startswith("["):
+        name, bracket, rest = authority[1:].partition("]")
+        if not bracket:
+            return None
+    else:
+        name, colon, port = authority.partition(":")
+        rest = colon + port
+    if not name:
+        return None
+    if not rest:
+        return name.lower(), default_port
+    port = rest.removeprefix(":")
+    if rest == port or not port.isdigit() or len(port) > 5 or not 0 < int(port) < 65536:
+        return None
+    return name.lower(), int(port)
+
+
+def guard(hosts: AllowedHosts) -> Any:
+    """The middleware that keeps the page to itself, on every route (``/ws``, the files):
+
+    - a ``Host`` that is not one of the page's names: 421, nothing else read;
+    - an ``Origin`` (sent by browsers with every WebSocket and cross-site request) that is
+      not the page itself: 403, so another site open in the same browser cannot act;
+    - a ``POST`` that is not JSON: 415 (a cross-site form cannot send JSON).
+    """
+
+    @web.middleware
+    async def keep_to_itself(request: web.Request, handler: Any) -> web.StreamResponse:
+        if not hosts.allows(request.headers.get("Host")):
+            return web.json_response(
+                {"error": "this sandbox only answers to its own address"}, status=421
+            )
+        origin = request.headers.get("Origin")
+        if origin is not None and not hosts.allows_origin(origin):
+            return web.json_response({"error": "the sandbox only answers its own page"}, status=403)
+        if request.method == "POST" and request.content_type != "application/json":
+            return web.json_response(
+                {"error": "send JSON (Content-Type: application/json)"}, status=415
+            )
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    return keep_to_itself
+
+
+STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+
+
+async def json_object(request: web.Request) -> dict[str, Any]:
+    """The request's body, a JSON object (``Refused`` 400 otherwise)."""
+    try:
+        body = await request.json()
+    except ValueError:  # not JSON, or not UTF-8
+        raise Refused(400, "expected a JSON object") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "expected a JSON object")
+    return body
 
 
 def _static(name: str) -> bytes:
     return resources.files("bot.sandbox").joinpath("static", name).read_bytes()
 
 
+def _static_files() -> dict[str, str]:
+    """The page's script, style sheets and pictures by name, with their content type: only
+    these are served (a name is never a path)."""
+    folder = resources.files("bot.sandbox").joinpath("static")
+    out = {}
+    for entry in folder.iterdir():
+        ext = entry.name[entry.name.rfind(".") :]
+        if entry.is_file() and ext in STATIC_TYPES:
+            out[entry.name] = STATIC_TYPES[ext]
+    return out
+
+
 class SandboxPage:
     """Serves the page for one :class:`SandboxDiscord` and the bot running against it."""
 
     def __init__(
-        self, fake: SandboxDiscord, bot: GamenightBot, store: WorldStore, clock: SandboxClock
+        self,
+        fake: SandboxDiscord,
+        bot: GamenightBot,
+        store: WorldStore,
+        clock: SandboxClock,
+        hosts: AllowedHosts | None = None,
     ) -> None:
         self.fake = fake
+        #: The names the page answers to (default: this machine's, on any port).
+        self.hosts = hosts or AllowedHosts()
+        self._static = _static_files()
         self.bot = bot
         self.store = store
         self.clock = clock
@@ -112,7 +230,7 @@ class SandboxPage:
         fake.on_change = self.on_change
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=1024 * 1024, middlewares=[same_origin])
+        app = web.Application(client_max_size=1024 * 1024, middlewares=[guard(self.hosts)])
         r = app.router
         r.add_get("/", self.index)
         r.add_get("/static/{name}", self.static)
@@ -152,15 +270,9 @@ class SandboxPage:
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]
-        types = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
-        ext = name[name.rfind(".") :] if "." in name else ""
-        if ext not in types or "/" in name or name.startswith("."):
+        if name not in self._static:
             raise web.HTTPNotFound()
-        try:
-            body = _static(name)
-        except FileNotFoundError:
-            raise web.HTTPNotFound() from None
-        return web.Response(body=body, content_type=types[ext], charset="utf-8")
+        return web.Response(body=_static(name), content_type=self._static[name], charset="utf-8")
 
     async def attachment(self, request: web.Request) -> web.Response:
         try:
@@ -399,9 +511,7 @@ class SandboxPage:
 
     async def act(self, request: web.Request) -> web.Response:
         try:
-            body = await request.json()
-            if not isinstance(body, dict):
-                raise Refused(400, "expected a JSON object")
+            body = await json_object(request)
             user = self._user(body.get("user"))
             answer = await self._act(user, body)
         except Refused as err:
@@ -412,6 +522,10 @@ class SandboxPage:
             return web.json_response({"error": str(err), "refused": True}, status=400)
         except RuntimeError as err:
             return web.json_response({"error": f"the bot is not connected ({err})"}, status=503)
+        except TimeoutError:  # no choices from the bot in time, as a click it never answered
+            return web.json_response(
+                {"ok": False, "error": f"{self.fake.bot_user.name} did not respond"}
+            )
         return web.json_response(answer)
 
     def _channel(self, user: FakeUser, raw: Any) -> FakeChannel:
@@ -467,6 +581,12 @@ class SandboxPage:
                 raise CommandRefused("options must be an object")
             if kind == "autocomplete":
                 focused = str(body.get("focused") or "")
+                completes = {
+                    o.get("name") for o in leaf.get("options") or [] if o.get("autocomplete")
+                }
+                if focused not in completes:
+                    # Discord asks the bot only about an option that completes.
+                    raise CommandRefused(f"/{path} has no option {focused!r} to complete")
                 others = {k: v for k, v in raw.items() if k != focused}
                 options = parse_options(leaf, path, others, channel.guild, fake.users, partial=True)
                 options[focused] = str(raw.get(focused) or "")
@@ -532,12 +652,10 @@ class SandboxPage:
 
     async def move_clock(self, request: web.Request) -> web.Response:
         try:
-            body = await request.json()
+            body = await json_object(request)
             target = await self._target(str(body.get("to")))
         except Refused as err:
             return web.json_response({"error": str(err)}, status=err.status)
-        except (ValueError, AttributeError):
-            return web.json_response({"error": 'expected {"to": ...}'}, status=400)
         moved = self.clock.advance_to(target)
         await self.store.save_world(self.fake)
         if moved:
@@ -623,18 +741,19 @@ class SandboxPage:
 
     async def change_user(self, request: web.Request) -> web.Response:
         try:
-            body = await request.json()
+            body = await json_object(request)
             user = self._user(body.get("user"))
         except Refused as err:
             return web.json_response({"error": str(err)}, status=err.status)
-        except ValueError:
-            return web.json_response({"error": "expected a JSON object"}, status=400)
-        if "locale" in body:
-            if body["locale"] not in LOCALES:
-                return web.json_response({"error": "unknown language"}, status=400)
-            user.locale = str(body["locale"])
-        if "dms_open" in body:
-            user.dms_open = bool(body["dms_open"])
+        locale, dms_open = body.get("locale"), body.get("dms_open")
+        if "locale" in body and (not isinstance(locale, str) or locale not in LOCALES):
+            return web.json_response({"error": "unknown language"}, status=400)
+        if "dms_open" in body and not isinstance(dms_open, bool):
+            return web.json_response({"error": "dms_open is true or false"}, status=400)
+        if isinstance(locale, str):
+            user.locale = locale
+        if isinstance(dms_open, bool):
+            user.dms_open = dms_open
         await self.store.save_world(self.fake)
         await self.broadcast({"t": "users", "users": self._users_json()})
         return web.json_response({"ok": True})

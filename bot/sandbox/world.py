@@ -19,12 +19,13 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+from aiohttp import web
 
 from bot.clock import OffsetClock as SandboxClock
 from bot.fakediscord import FakeDiscord
@@ -65,6 +66,21 @@ class SandboxDiscord(FakeDiscord):
         self.on_change: Callable[[list[FakeMessage]], None] | None = None
         self._dirty: dict[int, FakeMessage] = {}
         self._flush_handle: asyncio.Handle | None = None
+
+    # -- who may call it -----------------------------------------------------------------
+
+    @web.middleware
+    async def _middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Only the bot in this process calls the sandbox's Discord: a request under another
+        name than its address (a rebound DNS name) or from a web page (``Origin``) is refused
+        before anything is read; the bot's token, random on each run, does the rest."""
+        if request.headers.get("Host") != f"{self.host}:{self.port}":
+            return web.json_response({"code": 0, "message": "421: Misdirected Request"}, status=421)
+        if "Origin" in request.headers:
+            return web.json_response({"code": 0, "message": "403: Forbidden"}, status=403)
+        return await super()._middleware(request, handler)
 
     # -- hooks ----------------------------------------------------------------------------
 
