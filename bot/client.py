@@ -52,7 +52,7 @@ from bot.private import HandButton, PrivateMessenger
 from bot.settings import Settings
 from bot.storage import Database, GuildSettings, Store, make_database
 from bot.timers import TimerService, new_owner
-from bot.ui import ActionRouter, GameButton, GameSelect, report_error
+from bot.ui import ActionRouter, GameButton, GameSelect, Press, report_error
 
 __all__ = ["INTENTS", "GamenightBot", "GamenightTree", "ShardedGamenightBot"]
 
@@ -181,6 +181,7 @@ class GamenightBot(commands.Bot):
         )
         self.private = PrivateMessenger(self, self.store.private, self.store.games)
         self.actions = ActionRouter()
+        self.actions.guard = self.press_guard
         self.background = asyncio.Semaphore(BACKGROUND_SENDS)
         self.card_emojis = CardEmojis()
         """The cards as application emojis, synced at start-up (``CARD_EMOJIS``)."""
@@ -220,6 +221,20 @@ class GamenightBot(commands.Bot):
         self._catch_up = asyncio.create_task(self._catch_up_when_ready(), name="timers-catch-up")
         if self.settings.card_emojis:
             self.card_emojis.start(self)
+
+    async def press_guard(self, interaction: discord.Interaction[Any], press: Press) -> str | None:
+        """Whether a click may touch the game its custom id names (``None``: yes; else the
+        refusal's key): a game of the server it was clicked in; in a DM, a game the clicker
+        plays in. Discord only delivers clicks on the bot's own messages, whose ids are
+        right; a forged or replayed id must not reach another server's game either."""
+        stored = await self.store.games.get(press.game_id)
+        if stored is None:
+            return None  # its handler says the game is gone
+        if interaction.guild_id is not None:
+            return None if stored.guild_id == interaction.guild_id else "errors.other_server"
+        players = stored.game.public_view().get("players") or ()
+        seated = str(interaction.user.id) in {str(p) for p in players}
+        return None if seated else "errors.not_a_player"
 
     async def load_cogs(self) -> None:
         """Load :attr:`cog_modules`; a broken cog is logged and skipped, the others still run."""

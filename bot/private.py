@@ -41,7 +41,15 @@ import discord
 from bot.engine import IllegalAction
 from bot.i18n import Lang, locale_for_user, t
 from bot.storage import DatabaseClosed, GameStore, PrivateStore, StoredGame
-from bot.ui import PersistentItem, Press, reply_error, report_error, respond, translate_illegal
+from bot.ui import (
+    ActionRouter,
+    PersistentItem,
+    Press,
+    reply_error,
+    report_error,
+    respond,
+    translate_illegal,
+)
 
 __all__ = [
     "CLOSED_MEMORY",
@@ -349,6 +357,11 @@ class HandButton(
         try:
             if not isinstance(private, PrivateMessenger):
                 await reply_error(interaction, "errors.unknown_button")
+                return
+            actions = getattr(interaction.client, "actions", None)
+            if isinstance(actions, ActionRouter) and not await actions.check(
+                interaction, self.press
+            ):
                 return
             await private.show_hand(interaction, self.kind, self.game_id)
         except Exception as err:

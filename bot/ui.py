@@ -37,7 +37,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Protocol, Self, TypeAlias, TypeVar, cast
+from typing import Any, ClassVar, Final, Protocol, Self, TypeAlias, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -51,6 +51,7 @@ from bot.storage import DatabaseLost, GameNotFound
 
 __all__ = [
     "CUSTOM_ID_MAX",
+    "GAME_ID_MAX",
     "ActionHandler",
     "ActionRouter",
     "GameButton",
@@ -58,6 +59,7 @@ __all__ = [
     "GameView",
     "PersistentItem",
     "Press",
+    "PressGuard",
     "accept_decline",
     "auto_defer",
     "defer",
@@ -96,26 +98,69 @@ class Press:
 ActionHandler: TypeAlias = Callable[[discord.Interaction[Any], Press], Awaitable[None]]
 """``async (interaction, press) -> None``; it must answer the interaction."""
 
+PressGuard: TypeAlias = Callable[[discord.Interaction[Any], Press], Awaitable[str | None]]
+"""``async (interaction, press) -> refusal key or None``: whether the game a press names
+may be touched from where it was clicked (:attr:`ActionRouter.guard`)."""
+
+GAME_ID_MAX: Final = 2**63 - 1
+"""The largest id a database row has: a custom id naming more is no game of ours."""
+
 
 class ActionRouter:
-    """Which handler answers the buttons of each game kind (``bot.actions``)."""
+    """Which handler answers the buttons of each game kind (``bot.actions``).
+
+    Before a handler runs, the press passes :meth:`check`: the :attr:`guard` the bot set
+    (the game belongs to the server it was clicked in; in a DM, the clicker plays in it),
+    for every kind whose ``game_id`` names a game (``games=True``, the default)."""
 
     def __init__(self) -> None:
         self._handlers: dict[tuple[str, str | None], ActionHandler] = {}
+        self._not_games: set[tuple[str, str | None]] = set()
+        self.guard: PressGuard | None = None
 
-    def register(self, kind: str, handler: ActionHandler, *, action: str | None = None) -> None:
-        """Route ``kind``'s presses (only ``action`` ones if given) to ``handler``."""
+    def register(
+        self,
+        kind: str,
+        handler: ActionHandler,
+        *,
+        action: str | None = None,
+        games: bool = True,
+    ) -> None:
+        """Route ``kind``'s presses (only ``action`` ones if given) to ``handler``;
+        ``games=False``: its custom ids' number is no game's id (a page number)."""
         if not _NAME.match(kind) or kind == "hand":
             raise ValueError(f"bad game kind for buttons: {kind!r}")
         self._handlers[(kind, action)] = handler
+        if games:
+            self._not_games.discard((kind, action))
+        else:
+            self._not_games.add((kind, action))
 
     def unregister(self, kind: str) -> None:
         """Forget every handler of ``kind`` (in ``cog_unload``)."""
         for key in [k for k in self._handlers if k[0] == kind]:
             del self._handlers[key]
+            self._not_games.discard(key)
 
     def lookup(self, kind: str, action: str) -> ActionHandler | None:
         return self._handlers.get((kind, action)) or self._handlers.get((kind, None))
+
+    async def check(self, interaction: discord.Interaction[Any], press: Press) -> bool:
+        """Whether ``press`` may go to its handler; if not, the clicker was told why
+        (privately, in their language) and nothing happened."""
+        if not 0 <= press.game_id <= GAME_ID_MAX:
+            await reply_error(interaction, "errors.unknown_button")
+            return False
+        route: tuple[str, str | None] = (press.kind, press.action)
+        if route not in self._handlers:
+            route = (press.kind, None)
+        if self.guard is None or route in self._not_games:
+            return True
+        refused = await self.guard(interaction, press)
+        if refused is not None:
+            await reply_error(interaction, refused)
+            return False
+        return True
 
 
 @functools.lru_cache(maxsize=256)
@@ -161,6 +206,8 @@ async def dispatch(interaction: discord.Interaction[Any], press: Press) -> None:
         if handler is None:
             log.warning("button without handler", extra={"kind": press.kind, "act": press.action})
             await reply_error(interaction, "errors.unknown_button")
+            return
+        if kit is not None and not await kit.actions.check(interaction, press):
             return
         await handler(interaction, press)
     except Exception as err:

@@ -23,7 +23,7 @@ from discord.ext import commands
 from bot.engine import games as _games  # noqa: F401 - registers every engine in GAMES
 from bot.engine.base import GAMES
 from bot.i18n import Lang, has_key, locale_for_user, t
-from bot.ui import GameButton, GameView, Press, game_view, respond, update_message
+from bot.ui import GameButton, GameView, Press, game_view, respond, say, update_message
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -173,7 +173,7 @@ class HelpCog(commands.Cog, name="Help"):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.actions.register(PAGE_KIND, self.on_page)
+        self.bot.actions.register(PAGE_KIND, self.on_page, games=False)
 
     async def cog_unload(self) -> None:
         self.bot.actions.unregister(PAGE_KIND)
@@ -212,9 +212,10 @@ class HelpCog(commands.Cog, name="Help"):
     async def on_page(self, interaction: discord.Interaction[Any], press: Press) -> None:
         """A Previous / Next button: show that page in the clicker's language."""
         game = press.arg or ""
-        if game not in HELP_GAMES:
-            raise ValueError(f"unknown help game {game!r}")
         locale = locale_for_user(interaction)
+        if game not in HELP_GAMES:  # a forged custom id: no such page
+            await say(interaction, t("errors.unknown_button", locale))
+            return
         pages = game_pages(game, locale)
         page = min(press.game_id, len(pages) - 1)
         await update_message(

@@ -93,11 +93,13 @@ class AbandonRoom(PublishRoom):
     async def _confirm_abandon(
         self, interaction: discord.Interaction[Any], press: Press, stored: StoredGame, locale: Lang
     ) -> None:
-        if press.action == "keep":
-            await update_message(interaction, t("seated.abandon_kept", locale), view=GameView())
-            return
+        # The confirmation is shown to whoever asked, who may abandon: both its buttons are
+        # theirs alone (Discord shows it to nobody else; a forged click is refused).
         if not self._may_abandon(interaction, stored):
             await self.say(interaction, t("errors.not_allowed", locale))
+            return
+        if press.action == "keep":
+            await update_message(interaction, t("seated.abandon_kept", locale), view=GameView())
             return
         if not stored.is_active:
             await update_message(interaction, t("seated.abandon_already", locale), view=GameView())

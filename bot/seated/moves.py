@@ -50,6 +50,9 @@ class MovesRoom(AbandonRoom):
         if not is_private(interaction):
             await self.say(interaction, t("errors.unknown_button", locale))
             return
+        if not self.own_copy(interaction, stored, player):
+            await self.say(interaction, t("seated.not_your_hand", locale))
+            return
         copy = "dm" if interaction.guild_id is None else "eph"
         if copy == "eph":
             self.new_copy(stored, player, interaction, interaction.message, fresh=False)
@@ -59,6 +62,35 @@ class MovesRoom(AbandonRoom):
             if copy == "dm":
                 hand = (stored.meta.get("hands") or {}).get(player)
                 self.keep_token(interaction, stored.id, player, hand)
+
+    def own_copy(
+        self, interaction: discord.Interaction[Any], stored: StoredGame, player: str
+    ) -> bool:
+        """Whether the clicked message is ``player``'s own copy of their hand: in a DM, the
+        DM channel their hand was sent to (no other player's); in a server, an ephemeral
+        shown in answer to their own click. Discord only delivers a click to whom the
+        message is shown; a forged one on another player's hand must not be answered there
+        (with the clicker's cards) nor become their live copy."""
+        message = interaction.message
+        if message is None:
+            return False
+        live = self._live.get(stored.id)
+        copies = live.copies if live is not None else {}
+        if any(seat != player and c.message_id == message.id for seat, c in copies.items()):
+            return False  # another player's "Show my hand"
+        hands: Mapping[str, Any] = stored.meta.get("hands") or {}
+        channel = interaction.channel_id
+        for seat, ids in hands.items():
+            if ids and seat != player and (int(ids[1]) == message.id or int(ids[0]) == channel):
+                return False  # another player's DM hand, or their DMs
+        if interaction.guild_id is None:
+            mine = hands.get(player)
+            if mine:
+                return int(mine[0]) == channel
+            recipient = getattr(interaction.channel, "recipient", None)
+            return recipient is not None and recipient.id == interaction.user.id
+        shown = message.interaction_metadata
+        return shown is not None and shown.user.id == interaction.user.id
 
     async def _on_hand_press(
         self,
@@ -103,7 +135,11 @@ class MovesRoom(AbandonRoom):
             )
         if press.action != "do":
             return None
-        index = int(press.values[0]) if press.values else (parsed[1][0] if parsed[1] else -1)
+        if press.values:  # a forged value is no number: from no turn of this game
+            chosen = press.values[0]
+            index = int(chosen) if chosen.isascii() and chosen.isdigit() else -1
+        else:
+            index = parsed[1][0] if parsed[1] else -1
         return dict(legal[index]) if 0 <= index < len(legal) else None
 
     async def _refresh(

@@ -18,6 +18,7 @@ from cogs.spaye._click import Click, close_with, find_exercise
 from cogs.spaye._exercises import record_of, redraw_record, with_lines
 from cogs.spaye._views import (
     EXERCISE_FIELD,
+    KIND,
     REPS_FIELD,
     AskModal,
     modal_values,
@@ -58,8 +59,11 @@ async def on_modal(table: SpayeTable, interaction: discord.Interaction[Any], loc
     data: Mapping[str, Any] = interaction.data or {}
     ids = parse_modal_id(str(data.get("custom_id", "")))
     if ids is None:
+        await say(interaction, t("errors.unknown_button", locale))
         return
     game_id, eid = ids
+    if not await table.bot.actions.check(interaction, Press(KIND, game_id, "ask")):
+        return  # another server's game: refused by the kit, as for a click
     values = modal_values(data)
 
     async def decide() -> None:

@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
+from bot.i18n import t
 from bot.spaye_settings import update_spaye_settings
 from cogs.spaye._click import EXPIRY_KIND
 from tests.cogs.conftest import MakeBot, Office
@@ -460,3 +461,43 @@ async def test_bad_committee_input_changes_nothing(
         )
         approved = await p.click(ana, asked, p.cid("approve", "1-1"))
         assert approved.callback_type == 7
+
+
+async def test_another_servers_day_is_refused_to_clicks_and_the_committee_form(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    """Forged interactions (no client sends them): a button and a committee form naming this
+    server's day, posted in another server; a form whose custom id means nothing. Each is
+    refused privately in the clicker's language; the day is as it was."""
+    fake = office.fake
+    ana, dan = office.ana, office.dan
+    elsewhere = fake.add_guild("Other office")
+    theirs = fake.add_text_channel(elsewhere, "general")
+    for user in (ana, dan):
+        fake.add_member(elsewhere, user)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        p = SpayeDriver(fake, bot, office.guild, office.general)
+        await p.store_day(rounds_table([("5C", NK)], [NK, "4D", "6D"], 0))
+        await p.daye([ana, dan])  # Dan is nikäyé: exercise 1 is his
+        state = (await p.stored()).game.dumps()
+
+        ask = p.cid("ask", 1)
+        button = {"type": 2, "style": 2, "label": "?", "custom_id": ask}
+        planted = fake._new_message(
+            theirs, fake.bot_user, {"components": [{"type": 1, "components": [button]}]}
+        )
+        clicked = await fake.click(dan, planted, ask)
+        assert clicked.ephemeral and clicked.text == t("errors.other_server", "en"), clicked.text
+
+        reps = {"type": 1, "components": [{"type": 4, "custom_id": "reps", "value": "1"}]}
+        for user, custom_id, key in (
+            (dan, f"gnm:spaye:{p.game_id}:ask:1", "errors.other_server"),
+            (ana, "gnm:spaye:nothing", "errors.unknown_button"),
+        ):
+            data = {"custom_id": custom_id, "components": [reps]}
+            forged = fake._new_interaction(5, user, theirs, data, "forged form")
+            sent = await fake._run(forged, timeout=5.0, settle=0.05)
+            locale = "fr" if user is ana else "en"
+            assert sent.ephemeral and sent.text == t(key, locale), sent.text
+        assert (await p.stored()).game.dumps() == state
