@@ -41,7 +41,15 @@ import discord
 from bot.engine import IllegalAction
 from bot.i18n import Lang, locale_for_user, t
 from bot.storage import DatabaseClosed, GameStore, PrivateStore, StoredGame
-from bot.ui import PersistentItem, Press, reply_error, report_error, respond, translate_illegal
+from bot.ui import (
+    PersistentItem,
+    Press,
+    acknowledged,
+    reply_error,
+    report_error,
+    respond,
+    translate_illegal,
+)
 
 __all__ = [
     "CLOSED_MEMORY",
@@ -350,7 +358,8 @@ class HandButton(
             if not isinstance(private, PrivateMessenger):
                 await reply_error(interaction, "errors.unknown_button")
                 return
-            await private.show_hand(interaction, self.kind, self.game_id)
+            async with acknowledged(interaction):
+                await private.show_hand(interaction, self.kind, self.game_id)
         except Exception as err:
             await report_error(interaction, err, where=f"hand:{self.kind}")
         if isinstance(private, PrivateMessenger):
