@@ -9,18 +9,25 @@ PostgreSQL server of tests/storage_backends.py.
 
 from __future__ import annotations
 
+import io
 import logging
 import socket
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
+from bot.client import GamenightBot
+from bot.clock import FakeClock
+from bot.logging import setup_logging
 from bot.redaction import MASK, SecretFilter, add_secret, mask_secrets, redact_url, url_secrets
 from bot.sandbox import sandbox_settings
 from bot.settings import Settings
 from bot.storage.postgres import PostgresDatabase, redact
 from tests.bot.test_postgres import run_bot
+from tests.fakediscord import FakeDiscord
 
 SECRET = "s3cr3t-Pa55"
 
@@ -162,3 +169,45 @@ def test_the_log_filter_masks_tokens_and_registered_secrets() -> None:
     text = record.getMessage() + str(record.__dict__["auth"])
     assert "aW50ZXJhY3Rpb24x" not in text and "bot-token-of-the-test" not in text
     assert f"'token': '{MASK}'" in text and f"/interactions/1/{MASK}/callback" in text
+
+
+@pytest.fixture
+def debug_log(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
+    """The process's logging as ``python -m bot`` sets it up at ``LOG_LEVEL=DEBUG``, its
+    stderr captured; the test's logging put back afterwards."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    captured = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", captured)
+    setup_logging("DEBUG", "kv")
+    try:
+        yield captured
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in handlers:
+            root.addHandler(handler)
+        root.setLevel(level)
+        logging.getLogger("aiosqlite").setLevel(logging.NOTSET)
+        logging.getLogger("apscheduler.executors").setLevel(logging.NOTSET)
+
+
+async def test_the_debug_log_masks_an_interactions_token(
+    fake_discord: FakeDiscord, tmp_path: Path, debug_log: io.StringIO
+) -> None:
+    fake = fake_discord
+    owner = fake.add_user("Olga")
+    guild = fake.add_guild("Office", owner=owner)
+    general = fake.add_text_channel(guild, "general")
+    bob = fake.add_user("Bob")
+    fake.add_member(guild, bob)
+    bot = GamenightBot(Settings(database_path=tmp_path / "db.sqlite3"), FakeClock(), ["cogs.help"])
+    async with fake.run_client(bot):
+        shown = await fake.slash(bob, general, "help")
+        assert shown.ephemeral and shown.embed is not None
+    token = shown.interaction.token
+    text = debug_log.getvalue()
+    assert "INTERACTION_CREATE" in text  # discord.py's gateway DEBUG line was written...
+    assert f"'token': '{MASK}'" in text  # ...its token masked
+    assert f"/interactions/{shown.interaction.id}/{MASK}/callback" in text  # the answer's URL
+    assert token not in text
