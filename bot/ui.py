@@ -630,8 +630,12 @@ async def auto_defer(
             async with lock:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
 
+    deferring = False
+
     async def later() -> None:
+        nonlocal deferring
         await asyncio.sleep(wait)
+        deferring = True
         async with lock:
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
@@ -640,7 +644,10 @@ async def auto_defer(
     try:
         yield
     finally:
-        task.cancel()
+        # A deferral already on its way is let through, not cancelled: Discord may have
+        # taken it while discord.py would not know, and the next answer would be refused.
+        if not deferring:
+            task.cancel()
         with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
             await task
         if owner:
