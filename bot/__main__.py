@@ -30,6 +30,7 @@ from pydantic import ValidationError
 
 from bot.client import GamenightBot
 from bot.logging import setup_logging
+from bot.redaction import add_secret, url_secrets
 from bot.settings import Settings, check_database_url
 
 log = logging.getLogger("gamenight")
@@ -159,6 +160,8 @@ def copy_main(argv: list[str]) -> int:
     settings = load_settings()
     if settings is None:
         return 2
+    for secret in url_secrets(url):
+        add_secret(secret)
     try:
         from bot.storage.copy import copy_database
     except ImportError:
@@ -167,6 +170,15 @@ def copy_main(argv: list[str]) -> int:
         )
         return 1
     return asyncio.run(copy_database(settings.database_path, url))
+
+
+def keep_out_of_logs(settings: Settings) -> None:
+    """Mask the bot's token and the database's password in every log line, whatever
+    library writes it (:mod:`bot.redaction`)."""
+    if settings.discord_token is not None:
+        add_secret(settings.discord_token.get_secret_value())
+    for secret in url_secrets(settings.database_url_value or ""):
+        add_secret(secret)
 
 
 def stopped(reason: str) -> int:
@@ -213,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     if settings.discord_token is None:
         print(FIRST_RUN_HELP, file=sys.stderr, end="")
         return 2
+    keep_out_of_logs(settings)
     setup_logging(settings.log_level, settings.log_format)
     log.info(
         "starting",

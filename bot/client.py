@@ -52,7 +52,7 @@ from bot.private import HandButton, PrivateMessenger
 from bot.settings import Settings
 from bot.storage import Database, GuildSettings, Store, make_database
 from bot.timers import TimerService, new_owner
-from bot.ui import ActionRouter, GameButton, GameSelect, Press, report_error
+from bot.ui import ActionRouter, GameButton, GameSelect, Press, acknowledged, report_error
 
 __all__ = ["INTENTS", "GamenightBot", "GamenightTree", "ShardedGamenightBot"]
 
@@ -116,7 +116,14 @@ def sweep_buckets_sparingly(
 
 
 class GamenightTree(app_commands.CommandTree["GamenightBot"]):
-    """Answers every failed slash command: a clear refusal or a generic error, always logged."""
+    """Acknowledges every slash command in time (:func:`bot.ui.acknowledged`: deferred when
+    its answer is slow, e.g. while the database is away) and answers every failed one: a
+    clear refusal or a generic error, always logged."""
+
+    async def _call(self, interaction: discord.Interaction[GamenightBot]) -> None:
+        # The one place every application command (its checks included) runs through.
+        async with acknowledged(interaction):
+            await super()._call(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction[GamenightBot], error: app_commands.AppCommandError

@@ -1,5 +1,9 @@
 """Structured logs on stderr: ``key=value`` lines (default) or JSON lines.
 
+Every record goes through :class:`bot.redaction.SecretFilter` first: passwords of database
+URLs, interaction and webhook tokens and the bot's token are masked (``***``) in every line,
+discord.py's DEBUG gateway and HTTP lines included.
+
 Extra fields passed with ``log.info("game saved", extra={"game_id": 4})`` become keys::
 
     ts=2025-03-14T09:00:00.123Z level=INFO logger=gamenight.storage msg="game saved" game_id=4
@@ -12,6 +16,8 @@ import logging
 import sys
 from datetime import UTC, datetime
 from typing import Any, Literal
+
+from bot.redaction import SecretFilter
 
 __all__ = ["JsonFormatter", "KeyValueFormatter", "setup_logging"]
 
@@ -30,7 +36,9 @@ def _fields(record: logging.LogRecord) -> dict[str, Any]:
     for key, value in record.__dict__.items():
         if key not in _STANDARD and not key.startswith("_"):
             fields[key] = value
-    if record.exc_info:
+    if record.exc_text:  # set (and its secrets masked) by SecretFilter
+        fields["exc"] = record.exc_text
+    elif record.exc_info:
         fields["exc"] = logging.Formatter().formatException(record.exc_info)
     return fields
 
@@ -57,9 +65,12 @@ class JsonFormatter(logging.Formatter):
 
 
 def setup_logging(level: str = "INFO", fmt: Literal["kv", "json"] = "kv") -> None:
-    """Send every logger (ours, discord.py's, APScheduler's) to stderr in one format."""
+    """Send every logger (ours, discord.py's, APScheduler's) to stderr in one format, its
+    secrets masked (:class:`~bot.redaction.SecretFilter` on the handler: a filter on the
+    handler, not on a logger, sees the records every logger propagates to the root)."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else KeyValueFormatter())
+    handler.addFilter(SecretFilter())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

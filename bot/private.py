@@ -45,6 +45,7 @@ from bot.ui import (
     ActionRouter,
     PersistentItem,
     Press,
+    acknowledged,
     reply_error,
     report_error,
     respond,
@@ -358,12 +359,13 @@ class HandButton(
             if not isinstance(private, PrivateMessenger):
                 await reply_error(interaction, "errors.unknown_button")
                 return
-            actions = getattr(interaction.client, "actions", None)
-            if isinstance(actions, ActionRouter) and not await actions.check(
-                interaction, self.press
-            ):
-                return
-            await private.show_hand(interaction, self.kind, self.game_id)
+            async with acknowledged(interaction):
+                actions = getattr(interaction.client, "actions", None)
+                if isinstance(actions, ActionRouter) and not await actions.check(
+                    interaction, self.press
+                ):
+                    return
+                await private.show_hand(interaction, self.kind, self.game_id)
         except Exception as err:
             await report_error(interaction, err, where=f"hand:{self.kind}")
         if isinstance(private, PrivateMessenger):

@@ -38,6 +38,9 @@ class Settings(BaseSettings):
         env_ignore_empty=True,
         extra="ignore",
         case_sensitive=False,
+        # A validation error never repeats the value it refused: DATABASE_URL may hold a
+        # password, DISCORD_TOKEN is one.
+        hide_input_in_errors=True,
     )
 
     discord_token: SecretStr | None = Field(

@@ -21,8 +21,11 @@ reply in the clicker's language (:func:`translate_illegal`), anything else is lo
 answered with the generic "something went wrong". After every press, private content that
 could not be sent as a DM is delivered (``bot.private.flush_for``).
 
-Answer within 3 seconds: Discord drops an interaction not acknowledged in time. Engine moves
-and database writes take milliseconds; for anything that may be slow wrap the work in
+Answer within 3 seconds: Discord drops an interaction not acknowledged in time. Every slash
+command and every click is acknowledged by the kit if its handler has not answered 2 s after
+Discord created it (:func:`acknowledged`: a database away waits for it, up to 30 s); a slash
+command whose answer is public says so with ``extras=PUBLIC_ANSWER``. Engine moves and
+database writes take milliseconds; for anything that may be slow wrap the work in
 ``async with auto_defer(interaction):`` (defers once 1.5 s passed since Discord created it) or call
 :func:`defer` first, and answer with :func:`respond`, which picks the initial response or a
 follow-up as needed.
@@ -52,6 +55,7 @@ from bot.storage import DatabaseLost, GameNotFound
 __all__ = [
     "CUSTOM_ID_MAX",
     "GAME_ID_MAX",
+    "PUBLIC_ANSWER",
     "ActionHandler",
     "ActionRouter",
     "GameButton",
@@ -61,6 +65,7 @@ __all__ = [
     "Press",
     "PressGuard",
     "accept_decline",
+    "acknowledged",
     "auto_defer",
     "defer",
     "error_text",
@@ -69,6 +74,7 @@ __all__ = [
     "reply_error",
     "report_error",
     "respond",
+    "response_lock",
     "say",
     "translate_illegal",
     "update_message",
@@ -207,9 +213,10 @@ async def dispatch(interaction: discord.Interaction[Any], press: Press) -> None:
             log.warning("button without handler", extra={"kind": press.kind, "act": press.action})
             await reply_error(interaction, "errors.unknown_button")
             return
-        if kit is not None and not await kit.actions.check(interaction, press):
-            return
-        await handler(interaction, press)
+        async with acknowledged(interaction):
+            if kit is not None and not await kit.actions.check(interaction, press):
+                return
+            await handler(interaction, press)
     except Exception as err:
         await report_error(interaction, err, where=f"{press.kind}:{press.action}")
     finally:
@@ -544,6 +551,15 @@ def accept_decline(
 _response_locks: dict[int, asyncio.Lock] = {}
 
 
+def response_lock(
+    interaction: discord.Interaction[Any],
+) -> asyncio.Lock | contextlib.nullcontext[None]:
+    """Hold it around a first answer sent by hand (``interaction.response...``): a deferral
+    of :func:`auto_defer` (or :func:`acknowledged`) never crosses it."""
+    lock = _response_locks.get(interaction.id)
+    return lock if lock is not None else contextlib.nullcontext()
+
+
 UNKNOWN_INTERACTION = 10062
 """Discord's code for an interaction no longer answerable (its 3 s, or 15 min, are over)."""
 
@@ -631,8 +647,9 @@ async def defer(
     For a button, ``thinking=False`` keeps the message as it is (then update it); for a
     command, ``thinking=True`` shows "… is thinking". No-op if already answered.
     """
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
+    async with response_lock(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
 
 
 @contextlib.asynccontextmanager
@@ -644,8 +661,12 @@ async def auto_defer(
     after: float = 1.5,
 ) -> AsyncIterator[None]:
     """Defer ``interaction`` only if the block is still running ``after`` seconds after
-    Discord created it (a busy bot may receive it late: the deadline counts from then)."""
-    lock = _response_locks.setdefault(interaction.id, asyncio.Lock())
+    Discord created it (a busy bot may receive it late: the deadline counts from then).
+    Blocks may nest (a handler's inside :func:`acknowledged`): they share one lock."""
+    lock = _response_locks.get(interaction.id)
+    owner = lock is None
+    if lock is None:
+        lock = _response_locks[interaction.id] = asyncio.Lock()
     created = getattr(interaction, "created_at", None)
     age = (discord.utils.utcnow() - created).total_seconds() if created is not None else 0.0
     wait = min(after, max(0.0, after - age))
@@ -656,8 +677,12 @@ async def auto_defer(
             async with lock:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
 
+    deferring = False
+
     async def later() -> None:
+        nonlocal deferring
         await asyncio.sleep(wait)
+        deferring = True
         async with lock:
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=ephemeral, thinking=thinking)
@@ -666,10 +691,53 @@ async def auto_defer(
     try:
         yield
     finally:
-        task.cancel()
+        # A deferral already on its way is let through, not cancelled: Discord may have
+        # taken it while discord.py would not know, and the next answer would be refused.
+        if not deferring:
+            task.cancel()
         with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
             await task
-        _response_locks.pop(interaction.id, None)
+        if owner:
+            _response_locks.pop(interaction.id, None)
+
+
+PUBLIC_ANSWER: dict[str, Any] = {"answer": "public"}
+"""``extras`` of a slash command whose answer is public (a lobby, a day opened): when it has
+to be deferred before its own code could, it is deferred publicly (see :func:`acknowledged`)."""
+
+ACKNOWLEDGE_AFTER = 2.0
+"""Seconds after Discord created an interaction at which the bot acknowledges it if its
+handler has not answered yet (Discord drops it at 3 s). Later than :func:`auto_defer`'s
+1.5 s: a handler's own deferral, which knows how it will answer, comes first."""
+
+
+def _answers_publicly(interaction: discord.Interaction[Any]) -> bool:
+    command = interaction.command
+    return command is not None and command.extras.get("answer") == PUBLIC_ANSWER["answer"]
+
+
+@contextlib.asynccontextmanager
+async def acknowledged(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Whatever the handler inside does, ``interaction`` is acknowledged in time: deferred
+    if it is still running :data:`ACKNOWLEDGE_AFTER` seconds after Discord created it (its
+    database away and waited for, a slow answer). Wraps every slash command (the command
+    tree) and every click (:func:`dispatch`), so none depends on its handler deferring.
+
+    A command is deferred privately ("is thinking" seen by its author alone: a refusal or
+    "nothing changed" stays private), or publicly with ``extras=PUBLIC_ANSWER``; a click
+    is deferred without changing its message. Autocomplete cannot be deferred."""
+    kind = interaction.type
+    if kind is discord.InteractionType.autocomplete or kind is discord.InteractionType.ping:
+        yield
+        return
+    command = kind is discord.InteractionType.application_command
+    async with auto_defer(
+        interaction,
+        ephemeral=command and not _answers_publicly(interaction),
+        thinking=command,
+        after=ACKNOWLEDGE_AFTER,
+    ):
+        yield
 
 
 # -- errors ----------------------------------------------------------------------------------

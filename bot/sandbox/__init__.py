@@ -226,11 +226,18 @@ async def serve(
 
 
 def sandbox_settings(database: Path) -> Settings:
-    """The bot's settings in the sandbox: its own database, no token, commands for every
+    """The bot's settings in the sandbox: its own SQLite database (never ``DATABASE_URL``,
+    which names the bot's), no token, commands for every
     server (``DEV_GUILD_ID`` would name a server the sandbox does not have), and the cards
     as pictures (``CARD_EMOJIS`` on, whatever the environment says: the page shows the
     application's emojis, uploaded once and kept with the world)."""
-    return Settings(database_path=database, dev_guild_id=None, discord_token=None, card_emojis=True)
+    return Settings(
+        database_path=database,
+        database_url=None,
+        dev_guild_id=None,
+        discord_token=None,
+        card_emojis=True,
+    )
 
 
 async def _keep_emojis(bot: object, page: SandboxPage) -> None:

@@ -22,7 +22,7 @@ from bot.i18n import locale_for_user, t
 from bot.present import mention
 from bot.seated.lobby import LobbyRoom
 from bot.seated.spec import LOBBY_KIND
-from bot.ui import GameView, Press, accept_decline, update_message
+from bot.ui import GameView, Press, accept_decline, response_lock, update_message
 
 __all__ = ["ChallengeRoom"]
 
@@ -73,13 +73,21 @@ class ChallengeRoom(LobbyRoom):
             minutes=challenge.minutes,
             options=self.render.options_text(dict(values), public),
         )
-        sent = await interaction.response.send_message(
-            text,
-            view=accept_decline(self.lobby_buttons, lobby_id, public),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=opponent.id)]),
-        )
+        view = accept_decline(self.lobby_buttons, lobby_id, public)
+        notify = discord.AllowedMentions(users=[discord.Object(id=opponent.id)])
+        async with response_lock(interaction):
+            if interaction.response.is_done():  # deferred meanwhile (the database was slow)
+                message = await interaction.followup.send(
+                    text, view=view, allowed_mentions=notify, wait=True
+                )
+                message_id: int | None = message.id
+            else:
+                sent = await interaction.response.send_message(
+                    text, view=view, allowed_mentions=notify
+                )
+                message_id = sent.message_id
         due = self.bot.clock.now() + timedelta(minutes=challenge.minutes)
-        payload = {"lobby_id": lobby_id, "message_id": sent.message_id}
+        payload = {"lobby_id": lobby_id, "message_id": message_id}
         await self.bot.timers.schedule(
             self.lobby_timer(), due, payload, key=self.lobby_key(lobby_id)
         )

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.seated.spec import Challenge, OptionSpec
+from bot.ui import PUBLIC_ANSWER
 
 __all__ = ["OptionSpec", "SeatedCommands", "seated_group"]
 
@@ -144,6 +145,7 @@ def _challenge_command(
             f"Challenge a colleague to a game of {title}", key=f"{kind}.cmd.challenge.description"
         ),
         callback=callback,
+        extras=dict(PUBLIC_ANSWER),
     )
 
 
@@ -177,6 +179,7 @@ def seated_group(
                 f"Open a {title} table that others can join", key=f"{kind}.cmd.new.description"
             ),
             callback=new,
+            extras=dict(PUBLIC_ANSWER),
         )
     )
 

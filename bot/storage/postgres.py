@@ -33,10 +33,10 @@ import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.redaction import mask_secrets, redact_url, url_secrets
 from bot.storage.db import Database, DatabaseClosed, DatabaseLost, Params, Rows, Tx, log
 from bot.storage.dialect import bind, returning_id, returns_rows, status_count, translate
 
@@ -86,15 +86,9 @@ class PgIntegrityError(sqlite3.IntegrityError):
 
 
 def redact(url: str) -> str:
-    """``url`` without its password, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    user = f"{parts.username}@" if parts.username else ""
-    return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
+    """``url`` without its password (userinfo, ``password`` / ``sslpassword`` in the query),
+    for logs and messages (:func:`bot.redaction.redact_url`)."""
+    return redact_url(url)
 
 
 async def _command(conn: asyncpg.Connection, sql: str, params: Any) -> tuple[list[Any], int]:
@@ -164,6 +158,8 @@ class PostgresDatabase(Database):
         super().__init__(":memory:")  # the shared state (lock, owner, depth); no SQLite file
         self.url = url
         self.path = redact(url)
+        self._secrets = tuple(url_secrets(url))
+        """The URL's passwords, masked in any error text that might repeat them."""
         self._writer: asyncpg.Connection | None = None
         self._pool: asyncpg.Pool | None = None
         self._back = asyncio.Lock()  # one task connects again; the others wait for it
@@ -180,7 +176,7 @@ class PostgresDatabase(Database):
             writer = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as err:
             raise DatabaseUnavailable(
-                f"cannot reach PostgreSQL at {redact(self.url)} ({_reason(err)}): check "
+                f"cannot reach PostgreSQL at {self.path} ({self._reason(err)}): check "
                 "DATABASE_URL and that the server is running"
             ) from err
         try:
@@ -206,6 +202,10 @@ class PostgresDatabase(Database):
                 await writer.close()
         log.info("database closed", extra={"path": self.path})
 
+    def _reason(self, err: BaseException) -> str:
+        """The first line of ``err``, never with the URL's password in it."""
+        return mask_secrets(_reason(err), *self._secrets)
+
     def _pg(self) -> asyncpg.Connection:
         if self._writer is None:
             if self._pool is not None:  # lost meanwhile, by another task
@@ -220,7 +220,7 @@ class PostgresDatabase(Database):
             writer.terminate()
             log.warning(
                 "lost the connection to PostgreSQL; operations wait for it to come back",
-                extra={"path": self.path, "error": _reason(err)},
+                extra={"path": self.path, "error": self._reason(err)},
             )
 
     async def _ready(self) -> None:
@@ -245,7 +245,7 @@ class PostgresDatabase(Database):
                     if time.monotonic() >= deadline:
                         raise DatabaseLost(
                             f"PostgreSQL at {self.path} did not come back within"
-                            f" {RECONNECT_SECONDS:g} s ({_reason(err)})",
+                            f" {RECONNECT_SECONDS:g} s ({self._reason(err)})",
                             committed=False,
                         ) from err
                     await asyncio.sleep(RECONNECT_PAUSE)
@@ -274,7 +274,7 @@ class PostgresDatabase(Database):
             self._lost(err)
             sent = bool(opened) and isinstance(opened[0], PgTx) and opened[0].commit_sent
             raise DatabaseLost(
-                f"lost PostgreSQL at {self.path} during a transaction ({_reason(err)})",
+                f"lost PostgreSQL at {self.path} during a transaction ({self._reason(err)})",
                 committed=None if sent else False,
             ) from err
 

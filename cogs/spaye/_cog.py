@@ -30,7 +30,7 @@ from bot.storage import (
     StoredGame,
     default_results,
 )
-from bot.ui import Press, auto_defer, respond, say, update_message
+from bot.ui import PUBLIC_ANSWER, Press, acknowledged, auto_defer, respond, say, update_message
 from cogs.spaye import _render as render
 from cogs.spaye._board import board, board_view, parse_board_arg
 from cogs.spaye._calendar import start_calendar
@@ -107,6 +107,7 @@ class SpayeCog(commands.Cog, name="Späye"):
     @spaye.command(
         name=_("start", key="spaye.cmd.start.name"),
         description=_("Open today's Späye", key="spaye.cmd.start.description"),
+        extras=dict(PUBLIC_ANSWER),
     )
     @app_commands.rename(exercise=_("exercise", key="spaye.cmd.start.exercise.name"))
     @app_commands.describe(
@@ -185,6 +186,7 @@ class SpayeCog(commands.Cog, name="Späye"):
             "Propose another exercise for today, before the first däye",
             key="spaye.cmd.exercise.description",
         ),
+        extras=dict(PUBLIC_ANSWER),
     )
     @app_commands.rename(name=_("name", key="spaye.cmd.exercise.exercise.name"))
     @app_commands.describe(
@@ -264,6 +266,7 @@ class SpayeCog(commands.Cog, name="Späye"):
     @app_commands.command(
         name=_("daye", key="spaye.cmd.daye.name"),
         description=_("Challenge a colleague to a däye", key="spaye.cmd.daye.description"),
+        extras=dict(PUBLIC_ANSWER),
     )
     @app_commands.rename(
         colleague=_("colleague", key="spaye.cmd.daye.colleague.name"),
@@ -314,7 +317,8 @@ class SpayeCog(commands.Cog, name="Späye"):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         if str(data.get("custom_id", "")).startswith(MODAL_PREFIX):
-            await self.table.on_modal(interaction)
+            async with acknowledged(interaction):
+                await self.table.on_modal(interaction)
 
     @commands.Cog.listener()
     async def on_spaye_day_closed(self, stored: StoredGame, events: list[Event]) -> None:

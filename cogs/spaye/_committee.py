@@ -12,7 +12,7 @@ import discord
 from bot.engine import SYSTEM, IllegalAction
 from bot.i18n import Lang, t
 from bot.present import mention
-from bot.ui import Press, auto_defer, respond, say
+from bot.ui import Press, auto_defer, respond, response_lock, say
 from cogs.spaye import _render as render
 from cogs.spaye._click import Click, close_with, find_exercise
 from cogs.spaye._exercises import record_of, redraw_record, with_lines
@@ -51,7 +51,14 @@ async def ask(
     if ex["request"] is not None:
         await say(interaction, t("spaye.adjustment_pending", locale, id=ex["id"]))
         return
-    await interaction.response.send_modal(AskModal(stored.id, ex, locale))
+    async with response_lock(interaction):
+        late = interaction.response.is_done()
+        if not late:
+            await interaction.response.send_modal(AskModal(stored.id, ex, locale))
+    if late:
+        # Acknowledged meanwhile (the database was slow): a form opens only as the first
+        # answer, so the member clicks again.
+        await say(interaction, t("spaye.ask_too_slow", locale))
 
 
 async def on_modal(table: SpayeTable, interaction: discord.Interaction[Any], locale: Lang) -> None:

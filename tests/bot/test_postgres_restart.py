@@ -133,6 +133,55 @@ async def test_a_server_away_too_long_is_told_privately_and_nothing_changes(
         assert await version_now(table) == version + 1
 
 
+@pytest.mark.e2e
+async def test_a_slash_command_while_postgresql_is_down_is_deferred_then_answered(
+    fake_discord: FakeDiscord, url: str, server: PostgresServer, clock: FakeClock
+) -> None:
+    """``/papayoo stats`` defers nothing itself: the command tree acknowledges it (privately,
+    as its answer is private) while its reads wait for the server."""
+    fake = fake_discord
+    table = papayoo_table(fake, url, clock)
+    ana = table.users[0]
+    async with fake.run_client(table.bot):
+        await halt(server)
+        try:
+            shown = await fake.slash(ana, table.channel, "papayoo stats", timeout=5)
+            assert shown.callback_type == 5  # deferred: "is thinking", not dropped
+            assert shown.ephemeral
+            assert shown.response is not None and shown.response.loading
+        finally:
+            await launch(server)
+        await fake.wait_for(lambda: shown.embed is not None, timeout=40)
+        assert shown.ephemeral and shown.response is not None and not shown.response.loading
+        assert t("seated.stats_games", "en") in {f["name"] for f in shown.embed["fields"]}
+        assert not fake.late_interactions
+
+
+@pytest.mark.e2e
+async def test_a_slash_command_while_postgresql_stays_away_is_told_privately(
+    fake_discord: FakeDiscord,
+    url: str,
+    server: PostgresServer,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    table = papayoo_table(fake, url, clock)
+    ana = table.users[0]
+    async with fake.run_client(table.bot):
+        # Longer than the 2 s after which the tree acknowledges, shorter than a test's wait.
+        monkeypatch.setattr(pg, "RECONNECT_SECONDS", 4.0)
+        await halt(server)
+        try:
+            shown = await fake.slash(ana, table.channel, "papayoo stats", timeout=20)
+        finally:
+            await launch(server)
+        assert shown.callback_type == 5
+        assert shown.ephemeral and shown.text == t("errors.database_lost", "en")
+        assert not [m for m in fake.channel_messages(table.channel) if m.interaction]
+        assert not fake.late_interactions
+
+
 # -- the store alone -------------------------------------------------------------------------
 
 

@@ -17,12 +17,14 @@ from bot.engine import IllegalAction
 from bot.private import HandButton
 from bot.storage import GameNotFound
 from bot.ui import (
+    PUBLIC_ANSWER,
     ActionRouter,
     GameButton,
     GameSelect,
     PersistentItem,
     Press,
     accept_decline,
+    acknowledged,
     auto_defer,
     defer,
     dispatch,
@@ -287,6 +289,62 @@ async def test_auto_defer_acknowledges_a_late_interaction_before_the_work() -> N
         assert [s.how for s in late.log] == ["defer"]  # already, before the block's work
         await update_message(late, "done")  # type: ignore[arg-type]
     assert [s.how for s in late.log] == ["defer", "edit_original"]
+
+
+def _late(**kwargs: Any) -> FakeInteraction:
+    """An interaction Discord created 2.5 s ago: past the kit's acknowledgement point."""
+    late = FakeInteraction(**kwargs)
+    late.created_at = discord.utils.utcnow() - timedelta(seconds=2.5)  # type: ignore[attr-defined]
+    return late
+
+
+async def test_a_click_whose_handler_never_defers_is_acknowledged_by_the_kit() -> None:
+    router = ActionRouter()
+    seen: list[list[str]] = []
+
+    async def handler(interaction: Any, press: Press) -> None:
+        seen.append([s.how for s in interaction.log])  # what the kit did before the work
+        await respond(interaction, "done", ephemeral=True)
+
+    router.register("waits", handler)
+    late = _late(client=kit_client(router))
+    await dispatch(late, Press("waits", 1, "go"))  # type: ignore[arg-type]
+    assert seen == [["defer"]]
+    assert late.log[0].kwargs == {"ephemeral": False, "thinking": False}  # the message stays
+    assert [s.how for s in late.log] == ["defer", "followup"]
+
+
+async def test_a_handlers_own_deferral_inside_the_kits_is_made_once() -> None:
+    router = ActionRouter()
+
+    async def handler(interaction: Any, press: Press) -> None:
+        async with auto_defer(interaction, ephemeral=True):
+            await update_message(interaction, "done")
+
+    router.register("own", handler)
+    late = _late(client=kit_client(router))
+    await dispatch(late, Press("own", 1, "go"))  # type: ignore[arg-type]
+    assert [s.how for s in late.log] == ["defer", "edit_original"]
+
+
+@pytest.mark.parametrize(("extras", "private"), [({}, True), (dict(PUBLIC_ANSWER), False)])
+async def test_a_slow_slash_command_is_deferred_as_it_will_answer(
+    extras: dict[str, Any], private: bool
+) -> None:
+    late = _late(
+        type=discord.InteractionType.application_command,
+        command=SimpleNamespace(extras=extras),
+    )
+    async with acknowledged(late):  # type: ignore[arg-type]
+        assert [s.how for s in late.log] == ["defer"]
+    assert late.log[0].kwargs == {"ephemeral": private, "thinking": True}
+
+
+async def test_autocomplete_is_never_deferred() -> None:
+    late = _late(type=discord.InteractionType.autocomplete)
+    async with acknowledged(late):  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+    assert late.log == []
 
 
 async def test_game_view_reports_errors_of_its_items() -> None:
