@@ -11,13 +11,12 @@ import pytest
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
-from bot.engine import GAMES
 from bot.seated import SeatedCog
 from bot.seated.controls import stamp
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
 from tests.seated.driver import two_colleagues
-from tests.seated.toy import HighCard, OpenCard, install
+from tests.seated.toy import install, uninstall
 
 pytestmark = pytest.mark.e2e
 
@@ -28,8 +27,7 @@ def toy_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(SeatedCog, "TABLE_EDIT_INTERVAL", 0.0)
     monkeypatch.setattr(SeatedCog, "COMPUTER_DELAY", 0.0)
     yield
-    GAMES.pop(HighCard.kind, None)
-    GAMES.pop(OpenCard.kind, None)
+    uninstall()
 
 
 async def test_a_toy_game_runs_from_lobby_to_result(
