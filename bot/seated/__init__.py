@@ -9,9 +9,10 @@ A game's cog configures it instead of copying it::
         papayoo = seated_group("papayoo", "Papayoo", SPEC.options, "3 to 8")
 
 A game imports everything from here, hooks included: the stored game and the stats a hook
-receives (:class:`StoredGame`, :class:`PlayerResult`, :class:`PlayerStats`), and what a
-``controls`` override builds with (:class:`PayloadView`, :func:`button_payload`,
-:func:`action_button`, :func:`hand_controls`, :func:`stamp`, :func:`group_rows`).
+receives (:class:`StoredGame`, :class:`PlayerResult`, :class:`PlayerStats`, ``Lang``), and
+what a ``controls`` or ``board_controls`` override builds with (:class:`PayloadView`,
+:class:`GameView`, :func:`button_payload`, :func:`action_button`, :func:`hand_controls`,
+:func:`stamp`, :func:`group_rows`).
 
 See :mod:`bot.seated.cog` for what the kit does and its rooms, :mod:`bot.seated.hooks` for
 everything a game may change, :mod:`bot.seated.spec` for what it declares,
@@ -19,6 +20,7 @@ everything a game may change, :mod:`bot.seated.spec` for what it declares,
 for the hand picker.
 """
 
+from bot.i18n import Lang
 from bot.seated.cog import SeatedCog
 from bot.seated.commands import seated_group
 from bot.seated.controls import action_button, group_rows, hand_controls, stamp
@@ -27,13 +29,15 @@ from bot.seated.render import HandContext, Label, MultiPick, SeatedRenderer, Tab
 from bot.seated.spec import Challenge, OptionSpec, SeatedSpec, turn_option
 from bot.seated.start import new_seed
 from bot.storage import PlayerResult, PlayerStats, StoredGame
-from bot.ui import PayloadView, button_payload, option_payload, select_payload
+from bot.ui import GameView, PayloadView, button_payload, option_payload, select_payload
 
 __all__ = [
     "Challenge",
     "GameHooks",
+    "GameView",
     "HandContext",
     "Label",
+    "Lang",
     "MultiPick",
     "OptionSpec",
     "PayloadView",

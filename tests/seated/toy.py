@@ -116,6 +116,10 @@ class HighCard(Game):
             events.append({"type": "game_over", **self.result()})
         return events
 
+    def deal_event(self) -> Event:
+        """The opening event: the kit shows it on the first table (its event lines)."""
+        return {"type": "deal", "stock": len(self.stock)}
+
     def pass_turn(self) -> None:
         """To the next player who still holds a card."""
         for step in range(1, len(self.players) + 1):
@@ -168,6 +172,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "highcard.drew": "{player} drew a card.",
         "highcard.named": "{player} named {suit}.",
         "highcard.final": "Final scores",
+        "highcard.deal": "Three cards each, {stock} in the stock.",
     },
     "fr": {
         "highcard.action.draw": "Piocher",
@@ -177,6 +182,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "highcard.drew": "{player} a pioché une carte.",
         "highcard.named": "{player} a annoncé {suit}.",
         "highcard.final": "Scores finaux",
+        "highcard.deal": "Trois cartes chacun, {stock} dans la pioche.",
     },
 }
 """The toy's catalogs: a real game's are ``bot/locales/highcard.en.json`` and ``.fr.json``;
@@ -213,6 +219,8 @@ class HighCardRenderer(SeatedRenderer):
                 )
             elif event["type"] == "drew":
                 lines.append(t("highcard.drew", locale, player=who))
+            elif event["type"] == "deal":
+                lines.append(t("highcard.deal", locale, stock=event["stock"]))
             elif event["type"] == "named":
                 suit = self.label_param("suit", event["suit"], view, locale)
                 lines.append(t("highcard.named", locale, player=who, suit=suit))
