@@ -4,7 +4,8 @@ The games are found, not listed: every kind registered in ``GAMES`` whose catalo
 Each game's texts live in its own catalogs (``bot/locales/<game>.en.json`` and ``.fr.json``):
 ``help.<game>.title|summary|rules|rulings`` (the rulings marked [R] in the rules) and, for a
 game whose implementation settles more, ``help.<game>.bot_rulings``. A game is playable here
-when its cog (``cogs.<game>``) is loaded.
+when its cog (``cogs.<game>``) is loaded. The choices of ``/help game`` are the same games,
+named by their titles in each language (``help.<game>.title``).
 
 Discord caps a message at 10 embeds and 6,000 characters, an embed's description at 4,096:
 a game's embeds are packed into pages that fit, browsed with persistent buttons
@@ -192,7 +193,9 @@ class HelpCog(commands.Cog, name="Help"):
     @app_commands.describe(game=_("The game to explain; leave empty for the list"))
     @app_commands.choices(
         game=[
-            app_commands.Choice(name=t(f"help.{game}.title", "en"), value=game)
+            app_commands.Choice(
+                name=_(t(f"help.{game}.title", "en"), key=f"help.{game}.title"), value=game
+            )
             for game in HELP_GAMES
         ]
     )

@@ -4,12 +4,15 @@ A player's controls are built from ``view(p)["you"]["legal_actions"]`` alone:
 
 - a multi-card choice the renderer declares (:class:`MultiPick`, e.g. Papayoo's pass): one
   select whose submission is the whole choice;
-- a hand of at most 20 cards where every legal action plays one card: the hand as buttons,
-  sorted by suit then rank, a row per suit where that fits in five rows (a long suit takes
-  two rows; when it does not fit, the shortest neighbouring suits share rows), each card with
-  its art (:func:`bot.emojis.card_emoji`) and its suit's colour, the cards that may not be
-  played now grey and disabled;
-- up to 20 legal actions: one button each;
+- a hand of at most 20 cards where every legal action plays one card, apart from at most five
+  *extra* actions (the renderer's ``extra_actions``: by default every action that plays no
+  single card, such as Draw or "name a suit"): the hand as buttons, sorted by suit then rank,
+  a row per suit where that fits (a long suit takes two rows; when it does not fit, the
+  shortest neighbouring suits share rows), each card with its art
+  (:func:`bot.emojis.card_emoji`) and its suit's colour, the cards that may not be played now
+  grey and disabled; the extra actions are buttons on the last row (the fifth, the cards
+  then keeping to four);
+- otherwise up to 20 legal actions: one button each;
 - more: selects of 25 actions, four to a page, with page buttons (a Speahx hand of 40 cards
   still reaches every legal group).
 
@@ -32,7 +35,9 @@ from bot.i18n import Lang, t
 from bot.ui import Component, PayloadView, button_payload, option_payload, select_payload
 
 BUTTONS_MAX: Final = 20
-"""Four rows of five: the fifth row is kept for paging or a game's extra button."""
+"""Four rows of five: the fifth row is kept for paging or a game's extra actions."""
+EXTRA_MAX: Final = 5
+"""Extra actions beside the card buttons: one row."""
 SELECT_MAX: Final = 25
 SELECTS_PER_PAGE: Final = 4
 LABEL_MAX: Final = 80
@@ -79,6 +84,11 @@ class ControlLabels(Protocol):
     def hand_order(self, hand: Sequence[str]) -> list[str]: ...
 
     def action_card(self, action: Mapping[str, Any]) -> str | None: ...
+
+    def extra_actions(self, legal: Sequence[Mapping[str, Any]]) -> list[int]:
+        """The legal actions (their indexes) shown as buttons beside the hand's card buttons,
+        on their own row."""
+        ...
 
     def action_label(
         self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
@@ -169,13 +179,15 @@ def hand_controls(
         )
         return PayloadView([[pick]])
     hand = renderer.hand_order(list(you.get("hand") or []))
-    singles = {renderer.action_card(a): i for i, a in enumerate(legal)}
+    extras = sorted(set(renderer.extra_actions(legal)))
+    singles = {renderer.action_card(a): i for i, a in enumerate(legal) if i not in set(extras)}
     if (
         hand
         and len(hand) <= BUTTONS_MAX
         and len(set(hand)) == len(hand)
         and None not in singles
         and set(singles) <= set(hand)
+        and len(extras) <= EXTRA_MAX
     ):
         buttons = []
         for n, code in enumerate(hand):
@@ -193,24 +205,22 @@ def hand_controls(
                     disabled=not playable,
                 )
             )
-        return PayloadView(group_rows(buttons, [renderer.card_group(c) for c in hand]))
+        groups = [renderer.card_group(c) for c in hand]
+        cards = group_rows(buttons, groups, max_rows=4 if extras else 5)
+        if extras:
+            cards.append(
+                [
+                    action_button(
+                        kind, game_id, mark, i, renderer.action_label(legal[i], view, locale)
+                    )
+                    for i in extras
+                ]
+            )
+        return PayloadView(cards)
     labels = [renderer.action_label(a, view, locale) for a in legal]
     if len(legal) <= BUTTONS_MAX:
         return PayloadView(
-            _rows(
-                [
-                    button_payload(
-                        kind,
-                        game_id,
-                        "do",
-                        f"{mark}.{i}",
-                        label=label.text[:LABEL_MAX] or None,
-                        emoji=label.emoji,
-                        style=label.style,
-                    )
-                    for i, label in enumerate(labels)
-                ]
-            )
+            _rows([action_button(kind, game_id, mark, i, label) for i, label in enumerate(labels)])
         )
     per_page = SELECT_MAX * SELECTS_PER_PAGE
     pages = (len(legal) + per_page - 1) // per_page
@@ -254,6 +264,21 @@ def hand_controls(
             ]
         )
     return PayloadView(rows)
+
+
+def action_button(kind: str, game_id: int, mark: str, index: int, label: Label) -> Component:
+    """The button of legal action ``index`` of the decision ``mark`` stamps:
+    ``gn:<kind>:<game_id>:do:<mark>.<index>``, the id the kit reads back (a game's own
+    ``controls`` may use it as it is)."""
+    return button_payload(
+        kind,
+        game_id,
+        "do",
+        f"{mark}.{index}",
+        label=label.text[:LABEL_MAX] or None,
+        emoji=label.emoji,
+        style=label.style,
+    )
 
 
 def board_button(

@@ -27,7 +27,8 @@ What the games set today:
 The renderer's hooks (pure: views and events in, embeds and texts out), each with a default
 in :class:`~bot.seated.render.SeatedRenderer`: ``name``, ``colour``, ``title``,
 ``options_text``, ``card``/``cards``/``hand_text``, ``table``, ``hand``/``hand_lines``/
-``prompt``, ``action_label``/``action_card``, ``multi_pick`` (Papayoo's pass),
+``prompt``, ``action_label``/``label_param``/``action_card``, ``extra_actions`` (moves
+beside the card buttons), ``multi_pick`` (Papayoo's pass),
 ``board_controls`` (Spit), ``event_lines``, ``hands_changed`` (Speahx), ``records``/
 ``result``, ``auto_line``/``auto_lines`` (the turn timer's move) and ``format_param`` (a
 refusal's parameters, for :func:`bot.present.refusal`).

@@ -24,7 +24,7 @@ import discord
 from bot.emojis import card_emoji, card_text
 from bot.engine.cards import RANK_VALUE, rank_of, suit_of
 from bot.engine.lobby import is_computer
-from bot.i18n import Lang, has_key, t
+from bot.i18n import Lang, has_key, placeholders, t
 from bot.present import SUIT_SYMBOLS, mention, when
 from bot.seated.controls import Label, MultiPick, board_button, stamp
 from bot.ui import GameView, PayloadView
@@ -80,6 +80,13 @@ class TableContext:
     """What just happened, one short line each (the last move, the timer's move)."""
     status: str = "active"
     note: str | None = None
+    outcome: Mapping[str, Any] | None = None
+    """The engine's ``result()`` once the game is over (read it with :meth:`result`)."""
+
+    def result(self) -> Mapping[str, Any] | None:
+        """The engine's ``result()`` (``ranking``, ``scores`` and the game's own fields) when
+        the game is over; ``None`` while it runs and for an abandoned game."""
+        return self.outcome if self.status == "over" else None
 
 
 @dataclass(frozen=True)
@@ -317,20 +324,53 @@ class SeatedRenderer:
             return cards[0]
         return None
 
+    def extra_actions(self, legal: Sequence[Mapping[str, Any]]) -> list[int]:
+        """The legal actions (their indexes) shown as buttons on their own row beside the
+        hand's card buttons: every action that plays no single card (:meth:`action_card`),
+        such as Draw or "name a suit". Five at most keep the card buttons; more, and every
+        action is a button of its own."""
+        return [i for i, action in enumerate(legal) if self.action_card(action) is None]
+
     def action_label(
         self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
     ) -> Label:
         """How a legal action reads on a button or in a select: a card its art and rank
-        (:meth:`card_label`), other moves their name and their cards as text."""
+        (:meth:`card_label`), another move the catalog's ``<game>.action.<type>`` filled with
+        the action's fields (``{suit}``, ``{card}``, ``{cards}``..., each as
+        :meth:`label_param` shows it), else its type; cards the text does not name follow
+        it."""
         kind = str(action.get("type"))
         cards = action.get("cards")
         if isinstance(action.get("card"), str):
             return self.card_label(action["card"], view)
         key = f"{self.kind}.action.{kind}"
-        text = t(key, locale) if has_key(key, locale) else kind
-        if isinstance(cards, list) and cards:
+        named: set[str] = set()
+        if has_key(key, locale):
+            named = placeholders(t(key, locale))
+            params = {
+                name: self.label_param(name, value, view, locale)
+                for name, value in action.items()
+                if name in named
+            }
+            text = t(key, locale, **params)
+        else:
+            text = kind
+        if isinstance(cards, list) and cards and "cards" not in named:
             text = f"{text} {' '.join(self.card_plain(str(c)) for c in cards)}"
         return Label(text)
+
+    def label_param(self, name: str, value: Any, view: Mapping[str, Any], locale: Lang) -> str:
+        """An action's field in its label (plain text: no art, no mention): a card its text,
+        ``cards`` their texts, a ``suit`` its symbol, a ``player`` their name."""
+        if name == "card" and isinstance(value, str):
+            return self.card_plain(value)
+        if name == "cards" and isinstance(value, list):
+            return " ".join(self.card_plain(str(c)) for c in value)
+        if name == "suit" and isinstance(value, str):
+            return SUIT_SYMBOLS.get(value, value)
+        if name == "player" and isinstance(value, str):
+            return self.plain(value, view, locale)
+        return str(value)
 
     def action_text(self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang) -> str:
         """A legal action in message text (a card as its art)."""

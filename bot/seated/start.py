@@ -108,6 +108,7 @@ class StartRoom(PublishRoom):
                 await self.say(interaction, self.lobby_refusal(err, locale))
                 return
             stored = created["game"]
+            self._opening(stored)
             try:
                 await update_message(  # "" clears a challenge's question ("accept?")
                     interaction, "", embed=self.table_embed(stored), view=self.table_view(stored)
@@ -121,6 +122,19 @@ class StartRoom(PublishRoom):
                     log.warning("the start was not answered", extra={"game_id": stored.id})
                 self._edit_table(stored)  # by the bot's token, once Discord takes it
             self._spawn(self._post_start(stored))
+
+    def _opening(self, stored: StoredGame) -> None:
+        """The first table's "last move" lines: the game's ``deal_event()``, when it has one
+        (who deals, the first round), as its renderer's ``event_lines`` show it."""
+        deal = getattr(stored.game, "deal_event", None)
+        if not callable(deal):
+            return
+        view = self.public(stored)
+        lines = {
+            lang: self.render.event_lines([deal()], view, lang) for lang in self.locales(stored)
+        }
+        if any(lines.values()):
+            self.live(stored.id).last = lines
 
     async def on_start_timer(self, payload: dict[str, Any]) -> None:
         """The Discord side of a start that a failure or a restart cut short."""

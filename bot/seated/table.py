@@ -58,6 +58,7 @@ class TableRoom(SeatedBase):
                 last=self.live(stored.id).last.get(self.public_locale(stored), []),
                 status=stored.status,
                 note=note,
+                outcome=stored.game.result() if stored.status == "over" else None,
             )
         )
 

@@ -22,7 +22,6 @@ import pytest
 from bot.budget import counts_globally
 from bot.client import GamenightBot
 from bot.clock import FakeClock
-from bot.engine import GAMES
 from bot.i18n import t
 from bot.seated import SeatedCog
 from bot.seated.controls import stamp
@@ -31,7 +30,7 @@ from tests.cogs.papayoo_support import Table, office
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeMessage, FakeUser
 from tests.seated.driver import two_colleagues
-from tests.seated.toy import HighCard, OpenCard, install
+from tests.seated.toy import install, uninstall
 
 pytestmark = pytest.mark.e2e
 
@@ -42,8 +41,7 @@ def toy_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(SeatedCog, "TABLE_EDIT_INTERVAL", 0.0)
     monkeypatch.setattr(SeatedCog, "COMPUTER_DELAY", 0.0)
     yield
-    GAMES.pop(HighCard.kind, None)
-    GAMES.pop(OpenCard.kind, None)
+    uninstall()
 
 
 def say_what_happened(cog: SeatedCog, monkeypatch: pytest.MonkeyPatch) -> None:

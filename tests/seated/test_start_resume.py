@@ -13,12 +13,11 @@ import pytest
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
-from bot.engine import GAMES
 from bot.seated import SeatedCog
 from bot.settings import Settings
 from tests.fakediscord import FakeDiscord
 from tests.seated.driver import two_colleagues
-from tests.seated.toy import HighCard, install
+from tests.seated.toy import install, uninstall
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +29,7 @@ def toy_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     install()
     monkeypatch.setattr(SeatedCog, "TABLE_EDIT_INTERVAL", 0.0)
     yield
-    GAMES.pop(HighCard.kind, None)
+    uninstall()
 
 
 def make_bot(tmp_path: Path, clock: FakeClock) -> GamenightBot:

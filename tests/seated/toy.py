@@ -1,7 +1,9 @@
 """A toy seated game, defined in the tests: the whole kit serves it with no copied code.
 
-"High card": 2 to 4 players hold three cards each and play them in turn; the highest total
-of played card values wins.
+"High card", the worked example of ``docs/adding-a-game.md``: 2 to 4 players hold three
+cards each and, in turn, play one or draw one from a small stock (while it lasts). Who plays
+an 8 names a suit. A played card scores its value, one more when it is of the suit named
+last; the highest total wins once every hand is empty (a player with none is passed over).
 """
 
 from __future__ import annotations
@@ -9,11 +11,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import discord
+
 from bot.engine.base import Action, Event, Game, IllegalAction, register
-from bot.engine.cards import value
-from bot.seated import SeatedCog, SeatedRenderer, SeatedSpec, seated_group, turn_option
+from bot.engine.cards import suit_of, value
+from bot.i18n import CATALOGS, t
+from bot.seated import (
+    SeatedCog,
+    SeatedRenderer,
+    SeatedSpec,
+    TableContext,
+    seated_group,
+    turn_option,
+)
 
 DEAL = (("2S", "9H", "5C"), ("KD", "3S", "4H"), ("7C", "8D", "AS"), ("6H", "10S", "QC"))
+STOCK = ("JH", "4D")
+"""What ``draw`` takes, in order."""
+SUITS = ("S", "H", "D", "C")
 
 
 class HighCard(Game):
@@ -27,8 +42,13 @@ class HighCard(Game):
         hands: list[list[str]],
         turn: int,
         played: dict[str, list[str]],
+        stock: list[str] | None = None,
+        naming: str | None = None,
+        suit: str | None = None,
     ) -> None:
         self.players, self.hands, self.turn, self.played = list(players), hands, turn, played
+        self.stock = list(STOCK) if stock is None else stock
+        self.naming, self.suit = naming, suit
 
     @classmethod
     def new(cls, players: Sequence[str], seed: int, options: Mapping[str, Any]) -> HighCard:
@@ -40,7 +60,15 @@ class HighCard(Game):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HighCard:
-        return cls(data["players"], data["hands"], data["turn"], data["played"])
+        return cls(
+            data["players"],
+            data["hands"],
+            data["turn"],
+            data["played"],
+            data["stock"],
+            data["naming"],
+            data["suit"],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -48,29 +76,66 @@ class HighCard(Game):
             "hands": self.hands,
             "turn": self.turn,
             "played": self.played,
+            "stock": self.stock,
+            "naming": self.naming,
+            "suit": self.suit,
         }
 
     def to_act(self) -> list[str]:
-        return [] if self.is_over() else [self.players[self.turn]]
+        if self.is_over():
+            return []
+        return [self.naming or self.players[self.turn]]
 
     def legal_actions(self, player: str) -> list[dict[str, Any]]:
         if player not in self.to_act():
             return []
-        return [{"type": "play", "card": c} for c in self.hands[self.turn]]
+        if self.naming:
+            return [{"type": "name", "suit": s} for s in SUITS]
+        plays: list[dict[str, Any]] = [{"type": "play", "card": c} for c in self.hands[self.turn]]
+        return plays + ([{"type": "draw"}] if self.stock else [])
 
     def apply(self, player: str, action: Action) -> list[Event]:
         if dict(action) not in self.legal_actions(player):
             raise IllegalAction("not now", "highcard.not_now")
-        self.hands[self.turn].remove(action["card"])
-        self.played[player].append(action["card"])
-        self.turn = (self.turn + 1) % len(self.players)
-        events: list[Event] = [{"type": "played", "player": player, "card": action["card"]}]
+        events: list[Event]
+        if action["type"] == "name":
+            self.naming, self.suit = None, action["suit"]
+            events = [{"type": "named", "player": player, "suit": self.suit}]
+        elif action["type"] == "draw":
+            self.hands[self.turn].append(self.stock.pop(0))
+            events = [{"type": "drew", "player": player}]
+        else:
+            self.hands[self.turn].remove(action["card"])
+            self.played[player].append(action["card"])
+            events = [{"type": "played", "player": player, "card": action["card"]}]
+            if action["card"].startswith("8"):
+                self.naming = player
+        if action["type"] != "play" or not self.naming:
+            self.pass_turn()
         if self.is_over():
             events.append({"type": "game_over", **self.result()})
         return events
 
+    def deal_event(self) -> Event:
+        """The opening event: the kit shows it on the first table (its event lines)."""
+        return {"type": "deal", "stock": len(self.stock)}
+
+    def pass_turn(self) -> None:
+        """To the next player who still holds a card."""
+        for step in range(1, len(self.players) + 1):
+            seat = (self.turn + step) % len(self.players)
+            if self.hands[seat]:
+                self.turn = seat
+                return
+
     def public_view(self) -> dict[str, Any]:
-        return {"players": self.players, "to_act": self.to_act(), "played": self.played}
+        return {
+            "players": self.players,
+            "to_act": self.to_act(),
+            "played": self.played,
+            "stock": len(self.stock),
+            "suit": self.suit,
+        }
 
     def view(self, player: str) -> dict[str, Any]:
         view = self.public_view()
@@ -84,10 +149,13 @@ class HighCard(Game):
         return view
 
     def is_over(self) -> bool:
-        return not any(self.hands)
+        return not any(self.hands) and self.naming is None
 
     def result(self) -> dict[str, Any]:
-        scores = {p: sum(value(c) for c in cards) for p, cards in self.played.items()}
+        scores = {
+            p: sum(value(c) + (suit_of(c) == self.suit) for c in cards)
+            for p, cards in self.played.items()
+        }
         order = sorted(set(scores.values()), reverse=True)
         return {
             "ranking": [[p for p in self.players if scores[p] == s] for s in order],
@@ -95,11 +163,68 @@ class HighCard(Game):
         }
 
 
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "highcard.action.draw": "Draw",
+        "highcard.action.name": "Name {suit}",
+        "highcard.suit": "Suit named",
+        "highcard.played": "{player} played {card}.",
+        "highcard.drew": "{player} drew a card.",
+        "highcard.named": "{player} named {suit}.",
+        "highcard.final": "Final scores",
+        "highcard.deal": "Three cards each, {stock} in the stock.",
+    },
+    "fr": {
+        "highcard.action.draw": "Piocher",
+        "highcard.action.name": "Annoncer {suit}",
+        "highcard.suit": "Couleur annoncée",
+        "highcard.played": "{player} a joué {card}.",
+        "highcard.drew": "{player} a pioché une carte.",
+        "highcard.named": "{player} a annoncé {suit}.",
+        "highcard.final": "Scores finaux",
+        "highcard.deal": "Trois cartes chacun, {stock} dans la pioche.",
+    },
+}
+"""The toy's catalogs: a real game's are ``bot/locales/highcard.en.json`` and ``.fr.json``;
+the toy's exist only during its tests (:func:`install`, :func:`uninstall`)."""
+
+
 class HighCardRenderer(SeatedRenderer):
     kind = "highcard"
 
     def name(self, locale: str) -> str:
         return "High card"
+
+    def table(self, ctx: TableContext) -> discord.Embed:
+        embed = super().table(ctx)
+        if ctx.view.get("suit"):
+            suit = self.label_param("suit", ctx.view["suit"], ctx.view, ctx.locale)
+            embed.add_field(name=t("highcard.suit", ctx.locale), value=suit)
+        result = ctx.result()
+        if result is not None:
+            scores = result["scores"]
+            lines = [f"{self.who(p, ctx.locale)} · {scores[p]}" for p in ctx.view["players"]]
+            embed.add_field(name=t("highcard.final", ctx.locale), value="\n".join(lines))
+        return embed
+
+    def event_lines(
+        self, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], locale: str
+    ) -> list[str]:
+        lines = []
+        for event in events:
+            who = self.who(str(event.get("player")), locale)
+            if event["type"] == "played":
+                lines.append(
+                    t("highcard.played", locale, player=who, card=self.card(event["card"]))
+                )
+            elif event["type"] == "drew":
+                lines.append(t("highcard.drew", locale, player=who))
+            elif event["type"] == "deal":
+                lines.append(t("highcard.deal", locale, stock=event["stock"]))
+            elif event["type"] == "named":
+                suit = self.label_param("suit", event["suit"], view, locale)
+                lines.append(t("highcard.named", locale, player=who, suit=suit))
+        return lines
 
 
 SPEC = SeatedSpec(
@@ -133,8 +258,22 @@ class OpenCardCog(SeatedCog, name="OpenCard"):
 
 
 def install() -> None:
+    """The toy's kinds in the registry and its texts in the catalogs, for its tests."""
     register(HighCard)
     register(OpenCard)
+    for lang, texts in TEXTS.items():
+        CATALOGS[lang].update(texts)
+
+
+def uninstall() -> None:
+    """The registry and the catalogs as they were."""
+    from bot.engine import GAMES
+
+    GAMES.pop(HighCard.kind, None)
+    GAMES.pop(OpenCard.kind, None)
+    for lang, texts in TEXTS.items():
+        for key in texts:
+            CATALOGS[lang].pop(key, None)
 
 
 async def setup(bot: Any) -> None:
