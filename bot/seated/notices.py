@@ -35,7 +35,7 @@ Sender = Callable[[int, str, bool], Awaitable["discord.Message | None"]]
 Posted = discord.Message | discord.PartialMessage
 
 
-@dataclass
+@dataclass(slots=True)
 class Notice:
     timer: asyncio.TimerHandle | None = None
     """Until the notice is due (a timer, not a task: most are cancelled by a move)."""
@@ -140,6 +140,10 @@ class TurnNotices:
         with contextlib.suppress(discord.HTTPException, Dropped), priority(Priority.OPTIONAL):
             await message.delete()
             self.deleted += 1
+
+    def games(self) -> set[int]:
+        """The games with a notice armed, posted or warned."""
+        return set(self._notices)
 
     def pending(self, game_id: int) -> list[str]:
         return list(self._notices.get(game_id, {}))

@@ -113,7 +113,7 @@ class StartRoom(PublishRoom):
                     interaction, "", embed=self.table_embed(stored), view=self.table_view(stored)
                 )
                 self.tables.shown((stored.id, "table"), stored.version)
-                self.keep_token(interaction, stored.id, None, table_id)
+                self.keep_token(interaction, stored, None, table_id)
             except discord.HTTPException as err:
                 if refused_payload(err) is not None:
                     await report_error(interaction, err, where=f"{self.kind} start")
