@@ -1528,7 +1528,10 @@ def main() -> None:
     parser.add_argument("--bot-root", help="checkout whose bot to run (default: this one)")
     parser.add_argument("--profile", help="profile the bot in the window (cProfile file)")
     parser.add_argument(
-        "--memory", action="store_true", help="trace the bot's heap: live KB per game (slower)"
+        "--memory",
+        action="store_true",
+        help="trace the bot's heap: live KB per game (slower; TRACE_FRAMES=N in the"
+        " environment: its growth by call path, N frames deep)",
     )
     parser.add_argument(
         "--kill-at",

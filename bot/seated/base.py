@@ -41,6 +41,10 @@ EPHEMERAL_TTL: Final = 14 * 60.0
 """Discord takes an interaction's token for 15 minutes: a minute is kept in hand.
 An ephemeral "Show my hand" copy can be edited for 15 minutes after its interaction."""
 
+PUBLIC_VIEWS: Final = 32
+"""Public views kept (:meth:`SeatedBase.public`): a move reads its own many times in a few
+milliseconds; an idle game's is not kept (a few KB each)."""
+
 SWEEP_AFTER: Final = 64
 """Games held in memory past which the kit looks for ended ones it did not see end (another
 process ended them, or a click raced the end); then again at twice as many as it kept."""
@@ -78,8 +82,6 @@ class Live:
     """Discord refused to edit the table (a permission lost): not tried again until then."""
     host_told: bool = False
     computer: asyncio.Task[None] | None = None
-    public: tuple[int, dict[str, Any]] | None = None
-    """``public_view()`` of one version: a move reads it many times."""
     noted: int = 0
     """The version whose events ``last`` shows."""
 
@@ -127,6 +129,8 @@ class SeatedBase(commands.Cog):
     """Lobbies whose Start waits for room in the REST budget, oldest first."""
     _waiter: asyncio.Task[None] | None
     _live: dict[int, Live]
+    _views: dict[tuple[int, int], dict[str, Any]]
+    """The public views of the latest versions computed (:meth:`public`), oldest first."""
     _sweep_at: int
     """How many games in :attr:`_live` start the next :meth:`sweep`."""
     _tasks: set[asyncio.Task[Any]]
@@ -181,14 +185,17 @@ class SeatedBase(commands.Cog):
 
     def public(self, stored: StoredGame) -> dict[str, Any]:
         """``stored.game.public_view()``, computed once per version of a live game (each
-        caller gets its own top-level copy; nested values are shared, never to be changed)."""
+        caller gets its own top-level copy; nested values are shared, never to be changed).
+        Only the latest few are kept, whatever the number of games: the moves being shown."""
         if not stored.is_active or stored.kind != self.kind:
             return stored.game.public_view()
-        live = self.live(stored)
-        memo = live.public
-        if memo is None or memo[0] != stored.version:
-            memo = live.public = (stored.version, stored.game.public_view())
-        return dict(memo[1])
+        key = (stored.id, stored.version)
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = stored.game.public_view()
+            if len(self._views) > PUBLIC_VIEWS:
+                del self._views[next(iter(self._views))]
+        return dict(view)
 
     def live(self, stored: StoredGame) -> Live:
         """What memory holds about ``stored``. Only a running game's is kept: an ended game
@@ -229,6 +236,7 @@ class SeatedBase(commands.Cog):
         """The games each per-game structure of the kit holds now (tests, benches)."""
         return {
             "live": set(self._live),
+            "public views": {game_id for game_id, _ in self._views},
             "table edits": self.tables.games(),
             "hand edits": self.hands.games(),
             "notices": self.notices.games(),
@@ -239,6 +247,8 @@ class SeatedBase(commands.Cog):
     def drop(self, game_id: int) -> None:
         """Everything memory holds about one game, gone (its pending edits too)."""
         self._live.pop(game_id, None)
+        for key in [k for k in self._views if k[0] == game_id]:
+            del self._views[key]
         self.tables.forget_game(game_id)
         self.hands.forget_game(game_id)
         self.notices.clear(game_id)

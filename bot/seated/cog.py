@@ -84,6 +84,7 @@ class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom):
         self.notices = TurnNotices(self._send_notice, delay=self.NOTICE_DELAY)
         self.order = ArrivalOrder()
         self._live = {}
+        self._views = {}
         self._sweep_at = SWEEP_AFTER
         self._tasks = set()
         self._starting = {}

@@ -50,6 +50,14 @@ class Notice:
             self.task.cancel()
 
 
+def _kept(message: Posted | None) -> Posted | None:
+    """What is kept of a posted notice until it is deleted: its ids, not the whole message
+    Discord sent back (its author, content, embeds...)."""
+    if message is None or isinstance(message, discord.PartialMessage):
+        return message
+    return message.channel.get_partial_message(message.id)
+
+
 class TurnNotices:
     def __init__(self, send: Sender, *, delay: float = 8.0) -> None:
         self._send = send
@@ -99,7 +107,7 @@ class TurnNotices:
         if self._current(key) is not notice:  # the player acted meanwhile
             await self._delete(message)
             return
-        notice.message = message
+        notice.message = _kept(message)
         self.sent += message is not None
         if old is not None:
             await self._delete(old)
