@@ -192,6 +192,19 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def rss_parts() -> dict[str, int]:
+    """The resident memory's parts: anonymous (the heap, malloc's arenas, thread stacks) and
+    file-backed (shared libraries, SQLite's mapped WAL index)."""
+    parts = {"rss_anon": 0, "rss_file": 0}
+    with contextlib.suppress(OSError), open("/proc/self/status") as f:
+        for line in f:
+            name, _, value = line.partition(":")
+            if name in ("RssAnon", "RssFile", "RssShmem"):
+                key = "rss_anon" if name == "RssAnon" else "rss_file"
+                parts[key] += int(value.split()[0]) * 1024
+    return parts
+
+
 def stats() -> dict[str, Any]:
     """The bot's counters now; the maxima start again from here (the next call's are the
     window's)."""
@@ -200,6 +213,7 @@ def stats() -> dict[str, Any]:
         "cpu": usage.ru_utime + usage.ru_stime,
         "cpu_sys": usage.ru_stime,
         "rss": rss_bytes(),
+        **rss_parts(),
         "time": time.monotonic(),
         **COUNTS,
         **GC,
