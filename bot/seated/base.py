@@ -10,6 +10,7 @@ version), its languages and its refusals. The rooms built on it (:mod:`bot.seate
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from bot.client import GamenightBot
 
 __all__ = ["EPHEMERAL_TTL", "SWEEP_AFTER", "Copy", "Live", "SeatedBase", "is_private"]
+
+log = logging.getLogger("gamenight.seated")
 
 EPHEMERAL_TTL: Final = 14 * 60.0
 """Discord takes an interaction's token for 15 minutes: a minute is kept in hand.
@@ -229,6 +232,8 @@ class SeatedBase(commands.Cog):
             for game_id in held - running:
                 if not (self.tables.busy(game_id) or self.hands.busy(game_id)):
                     self.drop(game_id)
+        except Exception:  # the database away: the next mark tries again
+            log.warning("could not sweep ended games from memory", exc_info=True)
         finally:
             self._sweep_at = max(SWEEP_AFTER, 2 * len(self._live))
 
