@@ -217,6 +217,7 @@ class GamenightBot(commands.Bot):
         self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
         self.failed_cogs: list[str] = []
         self._catch_up: asyncio.Task[None] | None = None
+        self._bucket_sweeps: asyncio.Task[None] | None = None
         self._fetched_guilds: dict[int, tuple[float, discord.Guild | None]] = {}
         self._fetching: dict[int, asyncio.Lock] = {}
         self.freeze_startup = freeze_startup
@@ -248,8 +249,19 @@ class GamenightBot(commands.Bot):
         await self.load_cogs()
         await self.sync_commands()
         self._catch_up = asyncio.create_task(self._catch_up_when_ready(), name="timers-catch-up")
+        self._bucket_sweeps = asyncio.create_task(self._sweep_buckets(), name="rest-buckets")
         if self.settings.card_emojis:
             self.card_emojis.start(self)
+
+    async def _sweep_buckets(self) -> None:
+        """discord.py sweeps its rate-limit buckets only when it makes a new one: once the
+        start of a game is past, hardly ever. The sweep runs each minute all the same, so
+        that the idle buckets of players' DM channels go (``sweep_buckets_sparingly``)."""
+        while True:
+            await asyncio.sleep(BUCKET_SWEEP_SECONDS)
+            sweep = getattr(self.http, "_try_clear_expired_ratelimits", None)
+            if sweep is not None:
+                sweep()
 
     async def load_cogs(self) -> None:
         """Load :attr:`cog_modules`; a broken cog is logged and skipped, the others still run."""
@@ -333,6 +345,8 @@ class GamenightBot(commands.Bot):
         """Stop the scheduler, close the database, then disconnect from Discord."""
         if self._catch_up is not None:
             self._catch_up.cancel()
+        if self._bucket_sweeps is not None:
+            self._bucket_sweeps.cancel()
         await self.card_emojis.stop()
         try:
             await self.timers.shutdown()
