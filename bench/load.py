@@ -864,7 +864,7 @@ def plus(*parts: dict[str, Any]) -> dict[str, float]:
 def summed(stats: list[dict[str, Any]]) -> dict[str, Any]:
     """Several processes' ``stats`` as one: counters and memory added, maxima the worst."""
     out: dict[str, Any] = dict(stats[0]) | plus(*stats)
-    for key in ("rss", "objects", "traced"):
+    for key in ("rss", "rss_anon", "rss_file", "objects", "traced"):
         out[key] = sum(s.get(key, 0) for s in stats)
     for key in ("gc_max_s", "lag_max_s"):
         out[key] = max(s.get(key, 0) for s in stats)
@@ -1227,6 +1227,9 @@ async def run_on(args: argparse.Namespace, url: str | None, server: Any = None) 
         "db_calls": (after.get("db_calls", 0) - before.get("db_calls", 0)) / max(1, interactions),
         "log_lines": (after["log_records"] - before["log_records"]) / max(1, interactions),
         "kb_per_game": (live["rss"] - base["rss"]) / 1024 / max(1, args.tables - 1),
+        "anon_kb_per_game": (live.get("rss_anon", 0) - base.get("rss_anon", 0))
+        / 1024
+        / max(1, args.tables - 1),
         "base_mb": base["rss"] / 2**20,
         "objects_per_game": (live["objects"] - base["objects"]) / max(1, args.tables - 1),
         "heap_kb_per_game": (live["traced"] - base["traced"]) / 1024 / max(1, args.tables - 1),
@@ -1474,7 +1477,8 @@ def report(out: dict[str, Any]) -> None:
     )
     print(
         f"  memory: base {out['base_mb']:.0f} MB, {out['kb_per_game']:.0f} KB per live game"
-        f" RSS ({out['objects_per_game']:.0f} Python objects"
+        f" RSS ({out['anon_kb_per_game']:.0f} KB of it anonymous,"
+        f" {out['objects_per_game']:.0f} Python objects"
         + (f", {out['heap_kb_per_game']:.0f} KB of live heap" if out["heap_kb_per_game"] else "")
         + " per game)"
     )
@@ -1528,7 +1532,10 @@ def main() -> None:
     parser.add_argument("--bot-root", help="checkout whose bot to run (default: this one)")
     parser.add_argument("--profile", help="profile the bot in the window (cProfile file)")
     parser.add_argument(
-        "--memory", action="store_true", help="trace the bot's heap: live KB per game (slower)"
+        "--memory",
+        action="store_true",
+        help="trace the bot's heap: live KB per game (slower; TRACE_FRAMES=N in the"
+        " environment: its growth by call path, N frames deep)",
     )
     parser.add_argument(
         "--kill-at",

@@ -91,15 +91,39 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
+BUCKET_IDLE_SECONDS = 30.0
+"""A rate-limit bucket unused this long is dropped at the next sweep (discord.py keeps them
+5 minutes, about 1 KB each): most are a player's DM channel, used when their hand is sent
+and seldom after (hands are edited with click tokens). Discord's per-channel windows last
+seconds; a dropped bucket is made again, cautiously, on the channel's next request."""
+
+
+def _idle(bucket: Any, idle: float) -> bool:
+    """A bucket with nothing in flight or waiting, unused for ``idle`` seconds, whose window
+    is not spent: it knows nothing the next request would miss."""
+    try:
+        unused = bucket._loop.time() - bucket._last_request
+        spent = bucket.remaining <= 0 and not bucket.is_expired()
+        return unused >= idle and not (bucket.outgoing or bucket._pending_requests or spent)
+    except AttributeError:  # another discord.py: its own sweep decides
+        return bool(bucket.is_inactive())
+
+
 def sweep_buckets_sparingly(
-    http: Any, *, every: float = BUCKET_SWEEP_SECONDS, now: Callable[[], float] = time.monotonic
+    http: Any,
+    *,
+    every: float = BUCKET_SWEEP_SECONDS,
+    idle: float = BUCKET_IDLE_SECONDS,
+    now: Callable[[], float] = time.monotonic,
 ) -> None:
-    """Let discord.py sweep its rate-limit buckets at most once per ``every`` seconds.
+    """Sweep discord.py's rate-limit buckets at most once per ``every`` seconds, dropping
+    those idle for ``idle`` seconds.
 
     discord.py keeps one bucket per route and channel (every DM channel has its own) and,
     once it holds 256, scans them all for inactive ones each time it makes a new one: with
     thousands of players a start rush made that scan on nearly every request (quadratic).
-    A bucket is dropped only after 5 minutes idle, so sweeping once a minute loses nothing.
+    It drops a bucket only after 5 minutes idle: with hundreds of players, their DM
+    channels' buckets were a live game's largest share of memory (:data:`BUCKET_IDLE_SECONDS`).
     """
     sweep = getattr(http, "_try_clear_expired_ratelimits", None)
     if sweep is None or getattr(sweep, "sparing", False):
@@ -107,9 +131,15 @@ def sweep_buckets_sparingly(
     last = [now()]
 
     def sparing() -> None:
-        if now() - last[0] >= every:
-            last[0] = now()
+        if now() - last[0] < every:
+            return
+        last[0] = now()
+        buckets = getattr(http, "_buckets", None)
+        if not isinstance(buckets, dict):
             sweep()
+            return
+        for key in [key for key, bucket in buckets.items() if _idle(bucket, idle)]:
+            del buckets[key]
 
     sparing.sparing = True  # type: ignore[attr-defined]
     http._try_clear_expired_ratelimits = sparing
@@ -195,6 +225,7 @@ class GamenightBot(commands.Bot):
         self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
         self.failed_cogs: list[str] = []
         self._catch_up: asyncio.Task[None] | None = None
+        self._bucket_sweeps: asyncio.Task[None] | None = None
         self._fetched_guilds: dict[int, tuple[float, discord.Guild | None]] = {}
         self._fetching: dict[int, asyncio.Lock] = {}
         self.freeze_startup = freeze_startup
@@ -226,6 +257,7 @@ class GamenightBot(commands.Bot):
         await self.load_cogs()
         await self.sync_commands()
         self._catch_up = asyncio.create_task(self._catch_up_when_ready(), name="timers-catch-up")
+        self._bucket_sweeps = asyncio.create_task(self._sweep_buckets(), name="rest-buckets")
         if self.settings.card_emojis:
             self.card_emojis.start(self)
 
@@ -242,6 +274,16 @@ class GamenightBot(commands.Bot):
         players = stored.game.public_view().get("players") or ()
         seated = str(interaction.user.id) in {str(p) for p in players}
         return None if seated else "errors.not_a_player"
+
+    async def _sweep_buckets(self) -> None:
+        """discord.py sweeps its rate-limit buckets only when it makes a new one: once the
+        start of a game is past, hardly ever. The sweep runs each minute all the same, so
+        that the idle buckets of players' DM channels go (``sweep_buckets_sparingly``)."""
+        while True:
+            await asyncio.sleep(BUCKET_SWEEP_SECONDS)
+            sweep = getattr(self.http, "_try_clear_expired_ratelimits", None)
+            if sweep is not None:
+                sweep()
 
     async def load_cogs(self) -> None:
         """Load :attr:`cog_modules`; a broken cog is logged and skipped, the others still run."""
@@ -325,6 +367,8 @@ class GamenightBot(commands.Bot):
         """Stop the scheduler, close the database, then disconnect from Discord."""
         if self._catch_up is not None:
             self._catch_up.cancel()
+        if self._bucket_sweeps is not None:
+            self._bucket_sweeps.cancel()
         await self.card_emojis.stop()
         try:
             await self.timers.shutdown()

@@ -46,6 +46,7 @@ import discord
 from discord import app_commands
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
+from discord.webhook.async_ import async_context
 
 from bot.engine import IllegalAction
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
@@ -58,6 +59,7 @@ __all__ = [
     "PUBLIC_ANSWER",
     "ActionHandler",
     "ActionRouter",
+    "ClickToken",
     "GameButton",
     "GameSelect",
     "GameView",
@@ -68,6 +70,7 @@ __all__ = [
     "acknowledged",
     "auto_defer",
     "defer",
+    "edit_by_token",
     "error_text",
     "game_custom_id",
     "game_view",
@@ -509,6 +512,52 @@ async def edit_by_id(
         content=content, embed=embed, embeds=embeds, view=view
     ) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
+
+
+@dataclass(frozen=True, slots=True)
+class ClickToken:
+    """What editing the message a click answered takes: the interaction's token, not the
+    interaction (which holds the whole payload, the clicked message with its components and
+    the clicker, as long as it is kept)."""
+
+    application_id: int
+    token: str
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any]) -> ClickToken:
+        return cls(interaction.application_id, interaction.token)
+
+
+async def edit_by_token(
+    client: discord.Client,
+    click: ClickToken,
+    *,
+    content: str | None = MISSING,
+    embed: discord.Embed | None = MISSING,
+    embeds: Sequence[discord.Embed] = MISSING,
+    view: discord.ui.View | None = MISSING,
+) -> None:
+    """Edit the message a click answered with its token (``@original``, as
+    ``Interaction.edit_original_response`` does: not counted by the global limit), without
+    reading back the message Discord returns."""
+    hook = discord.Webhook.partial(click.application_id, click.token, client=client)
+    with handle_message_parameters(
+        content=content,
+        embed=embed,
+        embeds=embeds,
+        view=view,
+        previous_allowed_mentions=client.allowed_mentions,
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            click.application_id,
+            click.token,
+            session=hook.session,
+            proxy=client.http.proxy,
+            proxy_auth=client.http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
 
 
 def game_view(*items: discord.ui.Item[Any]) -> GameView:

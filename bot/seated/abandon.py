@@ -10,6 +10,7 @@ import discord
 
 from bot.i18n import Lang, locale_for_user, t
 from bot.present import mention
+from bot.seated.base import Live
 from bot.seated.publish import PublishRoom
 from bot.storage import StoredGame
 from bot.ui import GameButton, GameView, Press, respond, update_message
@@ -116,7 +117,8 @@ class AbandonRoom(PublishRoom):
             view=GameView(),
         )
         note = t("seated.abandoned", public, game=name, game_id=ended.shown_number, player=by)
-        self.live(ended.id).last = {
+        # Kept for the table's last edit (the game is over: _publish forgets it after).
+        self._live.setdefault(ended.id, Live()).last = {
             lang: [
                 t(
                     "seated.abandoned",

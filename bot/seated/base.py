@@ -10,6 +10,7 @@ version), its languages and its refusals. The rooms built on it (:mod:`bot.seate
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,31 +31,44 @@ from bot.seated.order import ArrivalOrder
 from bot.seated.render import SeatedRenderer
 from bot.seated.spec import TURN_SECONDS, SeatedSpec
 from bot.storage import PlayerResult, StoredGame, default_results
-from bot.ui import PayloadView, say
+from bot.ui import ClickToken, PayloadView, say
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
 
-__all__ = ["EPHEMERAL_TTL", "Copy", "Live", "SeatedBase", "is_private"]
+__all__ = ["EPHEMERAL_TTL", "SWEEP_AFTER", "Copy", "Live", "SeatedBase", "is_private"]
+
+log = logging.getLogger("gamenight.seated")
 
 EPHEMERAL_TTL: Final = 14 * 60.0
 """Discord takes an interaction's token for 15 minutes: a minute is kept in hand.
 An ephemeral "Show my hand" copy can be edited for 15 minutes after its interaction."""
 
+PUBLIC_VIEWS: Final = 32
+"""Public views kept (:meth:`SeatedBase.public`): a move reads its own many times in a few
+milliseconds; an idle game's is not kept (a few KB each)."""
 
-@dataclass
+SWEEP_AFTER: Final = 64
+"""Games held in memory past which the kit looks for ended ones it did not see end (another
+process ended them, or a click raced the end); then again at twice as many as it kept."""
+
+
+@dataclass(slots=True)
 class Copy:
-    """A message the kit may edit with a click's token (until ``expires``)."""
+    """A message the kit may edit with a click's token (until ``expires``): the token alone,
+    not the click (a ``discord.Interaction`` holds its whole payload, the clicked message
+    and its components, for as long as it is kept)."""
 
-    interaction: discord.Interaction[Any]
+    token: ClickToken
     expires: float
     message_id: int | None = None
     """The message the token edits, when known (an ephemeral copy of a hand)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Live:
-    """What lives in memory about a running game (rebuilt after a restart)."""
+    """What lives in memory about a running game (rebuilt after a restart). Kept while the
+    game runs, forgotten once it ended (:meth:`SeatedBase.live`)."""
 
     last: dict[Lang, list[str]] = field(default_factory=dict)
     """What just happened, one short line each, per language (the table's and each hand's)."""
@@ -71,8 +85,6 @@ class Live:
     """Discord refused to edit the table (a permission lost): not tried again until then."""
     host_told: bool = False
     computer: asyncio.Task[None] | None = None
-    public: tuple[int, dict[str, Any]] | None = None
-    """``public_view()`` of one version: a move reads it many times."""
     noted: int = 0
     """The version whose events ``last`` shows."""
 
@@ -120,6 +132,10 @@ class SeatedBase(commands.Cog):
     """Lobbies whose Start waits for room in the REST budget, oldest first."""
     _waiter: asyncio.Task[None] | None
     _live: dict[int, Live]
+    _views: dict[tuple[int, int], dict[str, Any]]
+    """The public views of the latest versions computed (:meth:`public`), oldest first."""
+    _sweep_at: int
+    """How many games in :attr:`_live` start the next :meth:`sweep`."""
     _tasks: set[asyncio.Task[Any]]
     _starting: dict[int, asyncio.Lock]
 
@@ -172,20 +188,75 @@ class SeatedBase(commands.Cog):
 
     def public(self, stored: StoredGame) -> dict[str, Any]:
         """``stored.game.public_view()``, computed once per version of a live game (each
-        caller gets its own top-level copy; nested values are shared, never to be changed)."""
+        caller gets its own top-level copy; nested values are shared, never to be changed).
+        Only the latest few are kept, whatever the number of games: the moves being shown."""
         if not stored.is_active or stored.kind != self.kind:
             return stored.game.public_view()
-        live = self.live(stored.id)
-        memo = live.public
-        if memo is None or memo[0] != stored.version:
-            memo = live.public = (stored.version, stored.game.public_view())
-        return dict(memo[1])
+        key = (stored.id, stored.version)
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = stored.game.public_view()
+            if len(self._views) > PUBLIC_VIEWS:
+                del self._views[next(iter(self._views))]
+        return dict(view)
 
-    def live(self, game_id: int) -> Live:
-        live = self._live.get(game_id)
+    def live(self, stored: StoredGame) -> Live:
+        """What memory holds about ``stored``. Only a running game's is kept: an ended game
+        is read from what is left of it until its last edits are out (then
+        :meth:`~bot.seated.publish.PublishRoom._forget` drops it), and a click on its old
+        buttons afterwards gets an entry nobody keeps."""
+        live = self._live.get(stored.id)
         if live is None:
-            live = self._live[game_id] = Live()
+            live = Live()
+            if stored.is_active and stored.kind == self.kind:
+                self._live[stored.id] = live
+                if len(self._live) >= self._sweep_at:
+                    self._sweep_at = 2**62  # one sweep at a time; it sets the next mark
+                    self._spawn(self.sweep())
         return live
+
+    def last_lines(self, stored: StoredGame, locale: Lang) -> list[str]:
+        """What just happened in ``stored``, in ``locale`` (nothing kept for it: none)."""
+        live = self._live.get(stored.id)
+        return live.last.get(locale, []) if live is not None else []
+
+    async def sweep(self) -> None:
+        """Forget the games memory holds that are no longer running without this process
+        having seen them end (ended by another process, or by a move that raced a click),
+        and the store's copies of them; games with edits still going out are left for the
+        next sweep."""
+        try:
+            held = set(self._live) | self.tables.games() | self.hands.games()
+            held |= self.notices.games()
+            running = await self.bot.store.games.running_among(held)
+            for game_id in held - running:
+                if not (self.tables.busy(game_id) or self.hands.busy(game_id)):
+                    self.drop(game_id)
+        except Exception:  # the database away: the next mark tries again
+            log.warning("could not sweep ended games from memory", exc_info=True)
+        finally:
+            self._sweep_at = max(SWEEP_AFTER, 2 * len(self._live))
+
+    def in_memory(self) -> dict[str, set[int]]:
+        """The games each per-game structure of the kit holds now (tests, benches)."""
+        return {
+            "live": set(self._live),
+            "public views": {game_id for game_id, _ in self._views},
+            "table edits": self.tables.games(),
+            "hand edits": self.hands.games(),
+            "notices": self.notices.games(),
+            "arrival order": self.order.games(),
+            "starts": set(self._starting),
+        }
+
+    def drop(self, game_id: int) -> None:
+        """Everything memory holds about one game, gone (its pending edits too)."""
+        self._live.pop(game_id, None)
+        for key in [k for k in self._views if k[0] == game_id]:
+            del self._views[key]
+        self.tables.forget_game(game_id)
+        self.hands.forget_game(game_id)
+        self.notices.clear(game_id)
 
     async def settle(self) -> None:
         """Wait until every edit and computer move under way is done (tests, benchmarks)."""
@@ -203,12 +274,14 @@ class SeatedBase(commands.Cog):
 
     async def deadline(self, stored: StoredGame) -> datetime | None:
         """When the turn timer moves for whoever must act now (``None``: no timer)."""
-        live = self.live(stored.id)
+        if not stored.is_active:
+            return None
+        live = self.live(stored)
         if not live.deadline_known:
             timer = await self.bot.store.timers.get(self.turn_key(stored.id))
             live.deadline = None if timer is None or timer.done else timer.due_at
             live.deadline_known = True
-        return live.deadline if stored.is_active else None
+        return live.deadline
 
     def turn_seconds(self, stored: StoredGame) -> int:
         """The game's turn timer (0: none), the kit's option or the engine's."""

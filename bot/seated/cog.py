@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot import computers
+from bot.seated.base import SWEEP_AFTER
 from bot.seated.challenge import ChallengeRoom
 from bot.seated.editor import MessageEditor
 from bot.seated.moves import MovesRoom
@@ -83,6 +84,8 @@ class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom):
         self.notices = TurnNotices(self._send_notice, delay=self.NOTICE_DELAY)
         self.order = ArrivalOrder()
         self._live = {}
+        self._views = {}
+        self._sweep_at = SWEEP_AFTER
         self._tasks = set()
         self._starting = {}
 

@@ -49,12 +49,13 @@ RETRY_FIRST = 2.0
 RETRY_MAX = 60.0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Slot:
     shown: int = -1
     """The newest version the message shows (sent, or shown by an interaction answer)."""
     pending: tuple[int, Send, Priority | None] | None = None
     worker: asyncio.Task[None] | None = None
+    """The task sending its edits while there are any (``None`` once they are out)."""
     last_sent: float = field(default=0.0)
     retry: float = 0.0
     """Seconds before the next try after Discord failed (0: none failed)."""
@@ -109,6 +110,14 @@ class MessageEditor:
             slot.pending = None
 
     async def _run(self, key: Hashable, slot: _Slot) -> None:
+        try:
+            await self._edits(key, slot)
+        finally:
+            # A done task would keep its coroutine and name as long as the slot lives.
+            if slot.worker is asyncio.current_task():
+                slot.worker = None
+
+    async def _edits(self, key: Hashable, slot: _Slot) -> None:
         while slot.pending is not None:
             wait = slot.last_sent + max(self.min_interval, slot.retry) - time.monotonic()
             if wait > 0:
@@ -180,6 +189,10 @@ class MessageEditor:
                 return
             await asyncio.gather(*workers, return_exceptions=True)
 
+    def games(self) -> set[int]:
+        """The games with a slot here (keys are tuples starting with the game's id)."""
+        return {int(k[0]) for k in self._slots if isinstance(k, tuple) and k}
+
     def close(self) -> None:
         for slot in self._slots.values():
             slot.pending = None
@@ -187,5 +200,10 @@ class MessageEditor:
                 slot.worker.cancel()
         self._slots.clear()
 
-    def busy(self) -> bool:
-        return any(s.worker and not s.worker.done() for s in self._slots.values())
+    def busy(self, game_id: int | None = None) -> bool:
+        """Whether edits are on their way (of one game's messages, with ``game_id``)."""
+        return any(
+            s.worker and not s.worker.done()
+            for k, s in self._slots.items()
+            if game_id is None or (isinstance(k, tuple) and k and k[0] == game_id)
+        )

@@ -61,7 +61,7 @@ class MovesRoom(AbandonRoom):
         finally:
             if copy == "dm":
                 hand = (stored.meta.get("hands") or {}).get(player)
-                self.keep_token(interaction, stored.id, player, hand)
+                self.keep_token(interaction, stored, player, hand)
 
     def own_copy(
         self, interaction: discord.Interaction[Any], stored: StoredGame, player: str
@@ -154,7 +154,8 @@ class MovesRoom(AbandonRoom):
         """Answer a click that changes nothing with the hand as it is now (quietly)."""
         embed, controls = await self.hand_message(stored, player, note=note, locale=locale)
         await update_message(interaction, content=None, embed=embed, view=controls or GameView())
-        self.hands.shown((stored.id, player, copy), stored.version)
+        if stored.is_active:  # an ended game's messages are edited no more: nothing to note
+            self.hands.shown((stored.id, player, copy), stored.version)
 
     async def _show_hand(
         self, interaction: discord.Interaction[Any], stored: StoredGame, player: str, locale: Lang
@@ -162,7 +163,8 @@ class MovesRoom(AbandonRoom):
         embed, controls = await self.hand_message(stored, player, locale=locale)
         shown = await respond(interaction, embed=embed, view=controls or GameView(), ephemeral=True)
         self.new_copy(stored, player, interaction, shown, fresh=True)
-        self.hands.shown((stored.id, player, "eph"), stored.version)
+        if stored.is_active:
+            self.hands.shown((stored.id, player, "eph"), stored.version)
 
     async def move(
         self,
@@ -203,7 +205,7 @@ class MovesRoom(AbandonRoom):
                 # down), and the player's own message follows once Discord is back.
                 self._publish(after, events, before=before, actor=player)
                 other = "eph" if copy == "dm" else "dm"
-                if other == "dm" or player in self.live(after.id).copies:
+                if other == "dm" or player in self.live(after).copies:
                     self._edit_other_copy(after, player, other)
                 if not answered:
                     self._edit_other_copy(after, player, copy)
@@ -260,8 +262,9 @@ class MovesRoom(AbandonRoom):
                 interaction, embed=self.table_embed(stored), view=self.table_view(stored)
             )
             answered = True
-            self.tables.shown((game_id, "table"), stored.version)
-            self.keep_token(interaction, game_id, None, stored.meta.get("table_id"))
+            if stored.is_active or moved:  # a move that ended it: forgotten once published
+                self.tables.shown((game_id, "table"), stored.version)
+            self.keep_token(interaction, stored, None, stored.meta.get("table_id"))
         finally:
             latest = await self.bot.store.games.require(game_id)
             if latest.version > stored.version or not answered:  # a later move went first

@@ -35,7 +35,7 @@ Sender = Callable[[int, str, bool], Awaitable["discord.Message | None"]]
 Posted = discord.Message | discord.PartialMessage
 
 
-@dataclass
+@dataclass(slots=True)
 class Notice:
     timer: asyncio.TimerHandle | None = None
     """Until the notice is due (a timer, not a task: most are cancelled by a move)."""
@@ -48,6 +48,14 @@ class Notice:
             self.timer.cancel()
         if self.task is not None:
             self.task.cancel()
+
+
+def _kept(message: Posted | None) -> Posted | None:
+    """What is kept of a posted notice until it is deleted: its ids, not the whole message
+    Discord sent back (its author, content, embeds...)."""
+    if message is None or isinstance(message, discord.PartialMessage):
+        return message
+    return message.channel.get_partial_message(message.id)
 
 
 class TurnNotices:
@@ -99,7 +107,7 @@ class TurnNotices:
         if self._current(key) is not notice:  # the player acted meanwhile
             await self._delete(message)
             return
-        notice.message = message
+        notice.message = _kept(message)
         self.sent += message is not None
         if old is not None:
             await self._delete(old)
@@ -140,6 +148,10 @@ class TurnNotices:
         with contextlib.suppress(discord.HTTPException, Dropped), priority(Priority.OPTIONAL):
             await message.delete()
             self.deleted += 1
+
+    def games(self) -> set[int]:
+        """The games with a notice armed, posted or warned."""
+        return set(self._notices)
 
     def pending(self, game_id: int) -> list[str]:
         return list(self._notices.get(game_id, {}))

@@ -40,6 +40,10 @@ class ArrivalOrder:
         self.window = window
         self._queues: dict[int, _Queue] = {}
 
+    def games(self) -> set[int]:
+        """The games with moves waiting for their turn."""
+        return set(self._queues)
+
     async def run(self, game_id: int, snowflake: int, work: Callable[[], Awaitable[T]]) -> T:
         queue = self._queues.get(game_id)
         if queue is None:

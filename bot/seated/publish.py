@@ -80,7 +80,7 @@ class PublishRoom(TableRoom, ComputerRoom):
     ) -> None:
         """What the table and the hands say happened last (kept until the next move), in
         each language the game is shown in (the channel's, each player's)."""
-        live = self.live(after.id)
+        live = self.live(after)
         if not extra and live.noted == after.version:
             return  # the move's own answer noted it already
         live.noted = after.version
@@ -119,7 +119,7 @@ class PublishRoom(TableRoom, ComputerRoom):
         if not self.spec.public_board:
             self.notices.arm(stored.id, fresh)
         if any(is_computer(p) for p in now):
-            live = self.live(stored.id)
+            live = self.live(stored)
             if live.computer is None or live.computer.done():
                 live.computer = self._spawn(self._computers(stored.id))
 
@@ -127,9 +127,7 @@ class PublishRoom(TableRoom, ComputerRoom):
         """A finished game's memory goes once its last edits are out."""
         await self.tables.drain()
         await self.hands.drain()
-        self._live.pop(game_id, None)
-        self.tables.forget_game(game_id)
-        self.hands.forget_game(game_id)
+        self.drop(game_id)
 
     async def _post_records(
         self, stored: StoredGame, embeds: list[discord.Embed], content: str | None = None

@@ -114,7 +114,7 @@ class StartRoom(PublishRoom):
                     interaction, "", embed=self.table_embed(stored), view=self.table_view(stored)
                 )
                 self.tables.shown((stored.id, "table"), stored.version)
-                self.keep_token(interaction, stored.id, None, table_id)
+                self.keep_token(interaction, stored, None, table_id)
             except discord.HTTPException as err:
                 if refused_payload(err) is not None:
                     await report_error(interaction, err, where=f"{self.kind} start")
@@ -134,7 +134,7 @@ class StartRoom(PublishRoom):
             lang: self.render.event_lines([deal()], view, lang) for lang in self.locales(stored)
         }
         if any(lines.values()):
-            self.live(stored.id).last = lines
+            self.live(stored).last = lines
 
     async def on_start_timer(self, payload: dict[str, Any]) -> None:
         """The Discord side of a start that a failure or a restart cut short."""

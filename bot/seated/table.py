@@ -34,7 +34,7 @@ from bot.private import DMS_CLOSED, PrivateRender
 from bot.seated.base import Copy, SeatedBase, token_until
 from bot.seated.render import HandContext, TableContext
 from bot.storage import StoredGame
-from bot.ui import GameButton, GameView, edit_by_id
+from bot.ui import ClickToken, GameButton, GameView, edit_by_id, edit_by_token
 
 __all__ = ["TABLE_REFUSED_PAUSE", "TableRoom"]
 
@@ -55,7 +55,7 @@ class TableRoom(SeatedBase):
                 view=self.named(stored, self.public(stored)),
                 locale=self.public_locale(stored),
                 deadline=deadline,
-                last=self.live(stored.id).last.get(self.public_locale(stored), []),
+                last=self.last_lines(stored, self.public_locale(stored)),
                 status=stored.status,
                 note=note,
                 outcome=stored.game.result() if stored.status == "over" else None,
@@ -109,7 +109,7 @@ class TableRoom(SeatedBase):
                 view=view,
                 locale=locale,
                 deadline=deadline if acting else None,
-                last=self.live(stored.id).last.get(locale, []) if current else (),
+                last=self.last_lines(stored, locale) if current else (),
                 status=stored.status,
                 note=note,
                 current=current,
@@ -142,7 +142,7 @@ class TableRoom(SeatedBase):
 
     def _edit_table(self, stored: StoredGame, note: str | None = None) -> None:
         table_id = stored.meta.get("table_id")
-        live = self.live(stored.id)
+        live = self.live(stored)
         if not table_id or live.table_refused_until > time.monotonic():
             return
         by_bot = partial(edit_by_id, self.bot, stored.channel_id, int(table_id))
@@ -168,7 +168,7 @@ class TableRoom(SeatedBase):
 
         async def edit(**kwargs: Any) -> None:
             try:
-                await token.interaction.edit_original_response(**kwargs)
+                await edit_by_token(self.bot, token.token, **kwargs)
             except discord.HTTPException as err:
                 if err.status not in (401, 404):
                     raise
@@ -181,13 +181,16 @@ class TableRoom(SeatedBase):
     def keep_token(
         self,
         interaction: discord.Interaction[Any],
-        game_id: int,
+        stored: StoredGame,
         player: str | None,
         message: Any = None,
     ) -> None:
         """Remember a click's token when its answer edited the message it was on, and that
         message is the game's: the DM hand of ``player`` (``message``: its recorded
-        ``[channel, message]`` ids), or the table (``player=None``, ``message`` its id)."""
+        ``[channel, message]`` ids), or the table (``player=None``, ``message`` its id).
+        Only a running game's: an ended one's messages are edited no more."""
+        if not stored.is_active:
+            return
         kind = interaction.response.type
         if kind not in (
             discord.InteractionResponseType.message_update,
@@ -200,8 +203,8 @@ class TableRoom(SeatedBase):
             return  # an older copy: its token must not edit in place of the game's message
         # Discord takes the token for 15 minutes from the click, not from the answer.
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        token = Copy(interaction, token_until(age))
-        live = self.live(game_id)
+        token = Copy(ClickToken.of(interaction), token_until(age))
+        live = self.live(stored)
         if player is None:
             live.table_token = token
         else:
@@ -222,11 +225,13 @@ class TableRoom(SeatedBase):
         that copy, when Discord named it; ``fresh``: a new message, not a click on a copy):
         it is their live copy from now on. The live copy before it, another message, is
         retired through its own token (no bot-token call), so that its controls are not
-        pressed in vain ("from an earlier turn")."""
-        live = self.live(stored.id)
+        pressed in vain ("from an earlier turn"). An ended game keeps no copy."""
+        if not stored.is_active:
+            return
+        live = self.live(stored)
         message_id = message.id if message is not None else None
         old = live.copies.get(player)
-        live.copies[player] = Copy(interaction, token_until(), message_id)
+        live.copies[player] = Copy(ClickToken.of(interaction), token_until(), message_id)
         if old is None or old.expires <= time.monotonic():
             return
         same = message_id is not None and old.message_id == message_id
@@ -237,8 +242,8 @@ class TableRoom(SeatedBase):
     async def _retire(self, old: Copy, locale: Lang) -> None:
         """An older ephemeral copy says the hand moved to a newer one, with no control."""
         try:
-            await old.interaction.edit_original_response(
-                content=t("seated.hand_moved", locale), embed=None, view=None
+            await edit_by_token(
+                self.bot, old.token, content=t("seated.hand_moved", locale), embed=None, view=None
             )
         except discord.HTTPException as err:  # dismissed by the player, or its token gone
             log.debug("an older copy of a hand was not retired", extra={"status": err.status})
@@ -248,16 +253,17 @@ class TableRoom(SeatedBase):
         shown meanwhile gets it, never the retired one)."""
 
         async def edit(**kwargs: Any) -> None:
-            copy = self.live(game_id).copies.get(player)
+            live = self._live.get(game_id)
+            copy = live.copies.get(player) if live is not None else None
             if copy is not None and copy.expires > time.monotonic():
-                await copy.interaction.edit_original_response(**kwargs)
+                await edit_by_token(self.bot, copy.token, **kwargs)
 
         return edit
 
     def _edit_hand(self, stored: StoredGame, player: str, note: str | None = None) -> None:
         """Every live copy of one player's hand shows ``stored`` (newest state wins)."""
         copies: list[tuple[str, Any, Priority | None]] = []
-        live = self.live(stored.id)
+        live = self.live(stored)
         level = Priority.UNBLOCK if player in stored.game.to_act() else Priority.TABLE
         dm = (stored.meta.get("hands") or {}).get(player)
         if dm:
@@ -277,7 +283,7 @@ class TableRoom(SeatedBase):
     def _edit_other_copy(self, stored: StoredGame, player: str, copy: str) -> None:
         """The player's other copy of the hand (DM or "Show my hand") follows."""
         dm = (stored.meta.get("hands") or {}).get(player)
-        live = self.live(stored.id)
+        live = self.live(stored)
         live_copy = live.copies.get(player)
         level: Priority | None
         if copy == "dm" and dm:
@@ -305,7 +311,9 @@ class TableRoom(SeatedBase):
         if len(key) == 3 and key[2] == "dm" and err.code == DMS_CLOSED:
             self._spawn(self._dms_closed(game_id, str(key[1])))
         elif key[-1] == "table":
-            live = self.live(game_id)
+            live = self._live.get(game_id)
+            if live is None:  # an ended game's: nothing to tell
+                return
             live.table_refused_until = time.monotonic() + TABLE_REFUSED_PAUSE
             log.warning(
                 "Discord refused to edit a table",
@@ -324,7 +332,7 @@ class TableRoom(SeatedBase):
             return
         if player in (stored.meta.get("hands") or {}):
             await self.bot.store.games.merge_meta(game_id, "hands", {player: None})
-        self.live(game_id).dm_tokens.pop(player, None)
+        self.live(stored).dm_tokens.pop(player, None)
         self.bot.private.dms_closed(int(player))
 
     async def _tell_host(self, game_id: int) -> None:

@@ -28,7 +28,7 @@ class TimerRoom(SeatedBase):
     async def _arm(self, stored: StoredGame, before: Sequence[str], actor: str | None) -> None:
         """Inside the move's transaction: a new decision gets a new deadline; players who
         merely left the turn (a pass locked) leave the others' deadline as it was."""
-        live = self.live(stored.id)
+        live = self.live(stored)
         now = stored.game.to_act() if stored.is_active else []
         seconds = self.turn_seconds(stored)
         if not now or not seconds:

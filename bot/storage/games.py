@@ -37,7 +37,7 @@ import json
 import logging
 import sqlite3
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
@@ -399,6 +399,22 @@ class GameStore:
     def cached(self) -> int:
         """How many active games are held in memory."""
         return len(self._cache)
+
+    async def running_among(self, game_ids: Iterable[int]) -> set[int]:
+        """Which of ``game_ids`` are still running (status ``active``). The others are
+        forgotten from memory too: another process may have ended them behind this one's
+        back (as shards)."""
+        wanted = sorted(set(game_ids))
+        running: set[int] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))  # placeholders only: the ids are parameters
+            sql = f"SELECT id FROM games WHERE status = 'active' AND id IN ({marks})"  # noqa: S608
+            rows = await self._db.fetchall(sql, chunk)
+            running.update(int(row["id"]) for row in rows)
+        for game_id in set(wanted) - running:
+            self._forget(game_id)
+        return running
 
     async def require(self, game_id: int) -> StoredGame:
         """The game; raises :class:`GameNotFound` when there is no such id."""

@@ -71,6 +71,11 @@ HANDLERS: Final[dict[str, Handler]] = {
 }
 
 
+NAMES_KEPT: Final = 256
+"""Days whose newly seen display names wait for their next move: one per server running a
+Späye; names of a day that ended before a move saved them are dropped past this."""
+
+
 class SpayeTable:
     """The handlers of one bot's Späye components (``bot.actions`` routes ``spaye`` here)."""
 
@@ -81,6 +86,8 @@ class SpayeTable:
     def note_names(self, game_id: int, *users: discord.abc.User) -> None:
         """Remember how these members are called: saved in the game's ``meta["names"]`` with
         the next move (the bot has no member list: menus and the month's picture need them)."""
+        if game_id not in self._names and len(self._names) >= NAMES_KEPT:
+            del self._names[next(iter(self._names))]  # a day that ended before its next move
         seen = self._names.setdefault(game_id, {})
         for user in users:
             seen[str(user.id)] = user.display_name

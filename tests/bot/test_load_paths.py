@@ -346,3 +346,31 @@ async def test_discord_py_sweeps_its_rate_limit_buckets_once_a_minute_not_per_re
     idle_buckets(1, 400)
     assert len(http._buckets) == 1  # one sweep dropped every idle bucket but the new one
     await http.close()
+
+
+async def test_idle_rate_limit_buckets_go_after_half_a_minute() -> None:
+    """A bucket idle for half a minute is dropped at the next sweep (discord.py would keep it
+    5 minutes: with hundreds of players, their DM channels' buckets weighed more than their
+    games); one used lately, or with its window spent, is kept."""
+    import discord
+
+    from bot.client import BUCKET_IDLE_SECONDS, BUCKET_SWEEP_SECONDS, sweep_buckets_sparingly
+
+    loop = asyncio.get_running_loop()
+    http = discord.http.HTTPClient(loop)
+    now = [1000.0]
+    sweep_buckets_sparingly(http, now=lambda: now[0])
+    idle = http.get_ratelimit("dm-idle")
+    idle._last_request = loop.time() - BUCKET_IDLE_SECONDS - 1
+    recent = http.get_ratelimit("dm-recent")
+    recent._last_request = loop.time() - BUCKET_IDLE_SECONDS / 2
+    spent = http.get_ratelimit("dm-spent")
+    spent._last_request = loop.time() - BUCKET_IDLE_SECONDS - 1
+    spent.remaining, spent.expires = 0, loop.time() + 60
+    busy = http.get_ratelimit("dm-busy")
+    busy._last_request = loop.time() - BUCKET_IDLE_SECONDS - 1
+    busy.outgoing = 1
+    now[0] += BUCKET_SWEEP_SECONDS
+    http.get_ratelimit("new")
+    assert sorted(http._buckets) == ["dm-busy", "dm-recent", "dm-spent", "new"]
+    await http.close()
