@@ -33,6 +33,7 @@ from bot.spaye_settings import (
     weekday_names,
 )
 from bot.ui import reply_error, respond
+from cogs.spaye._naming import exercise_named
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -193,7 +194,9 @@ async def committee_role(
 async def exercise(
     interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
 ) -> None:
-    await _save(interaction, "default_exercise", {"default_exercise": name})
+    named = await exercise_named(interaction, name, locale_for_user(interaction))
+    if named is not None:
+        await _save(interaction, "default_exercise", {"default_exercise": named})
 
 
 @app_commands.rename(before=_("before"))
