@@ -19,9 +19,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-import regex
+import regex  # for \X, a grapheme
 
 ELLIPSIS: Final = "…"
 ZWSP: Final = "\u200b"
@@ -32,9 +33,9 @@ so they are escaped there alone (:data:`_LIST_START`)."""
 ESCAPED: Final = MARKDOWN | {"-", "+"}
 """What a backslash may precede in a neutral text."""
 
-_LIST_START = regex.compile(r"^(\s*)([-+])(?=\s)")
-_MENTION = regex.compile(r"@(?=everyone|here|[!&]?\d)")
-_INERT = regex.compile(r"@\u200b(?=everyone|here|[!&]?\d)")
+_LIST_START = re.compile(r"^(\s*)([-+])(?=\s)")
+_MENTION = re.compile(r"@(?=everyone|here|[!&]?\d)")
+_INERT = re.compile(r"@\u200b(?=everyone|here|[!&]?\d)")
 
 _TOKEN = regex.compile(
     r"<a?:\w+:\d+>"  # a custom emoji
@@ -82,7 +83,7 @@ def escape(name: str) -> str:
 def plain(text: str) -> str:
     """What a member sees of a neutral text: its escapes and zero-width spaces removed."""
     text = _INERT.sub("@", text)
-    return regex.sub(r"\\(.)", r"\1", text, flags=regex.DOTALL)
+    return re.sub(r"\\(.)", r"\1", text, flags=re.DOTALL)
 
 
 def neutralize(text: str, limit: int) -> str:
