@@ -5,7 +5,7 @@
   ``/config exercise`` or the committee's form). It returns the **neutral** form, and that
   form is what is stored: whitespace (newlines and tabs included) collapsed to single
   spaces, markdown escaped with a backslash, and mentions made inert by a zero-width space
-  after their ``@`` (``<@​123>``, ``@​everyone``), so that nothing in it pings even if a
+  after their ``@`` (``<@123>`` shows as written but is text), so that nothing in it pings even if a
   message's ``allowed_mentions`` were wrong. Renderers show the stored text as it is, never
   escaping it again. :func:`neutralize` is idempotent, so a stored text that goes through it
   again (settings read back, a form prefilled with it) is unchanged. Its length limit counts
@@ -13,6 +13,8 @@
   the commands answer with a refusal naming the limit, never by cutting it.
 - :func:`escape` is for names the bot did not choose (display names): markdown escaped,
   mentions made inert, one line. Used where a name meets markdown (titles, fields, lines).
+- :func:`code` is for a member's text quoted back in a refusal's code span: one line, no
+  backtick to end the span, clipped.
 - :func:`clip` cuts a text to a length without cutting a token (a mention, a custom emoji, a
   timestamp, an escape, a grapheme) and ends it with an ellipsis.
 """
@@ -78,6 +80,12 @@ def _escape_markdown(text: str) -> str:
 def escape(name: str) -> str:
     """A name shown inside markdown: one line, markdown escaped, mentions inert."""
     return _MENTION.sub("@" + ZWSP, _escape_markdown(one_line(name)))
+
+
+def code(text: str, limit: int) -> str:
+    """A member's text quoted back in a code span (a refusal): one line, its backticks as
+    quotes (one would end the span), at most ``limit`` characters."""
+    return clip(one_line(text).replace("`", "'"), limit)
 
 
 def plain(text: str) -> str:

@@ -13,7 +13,7 @@ from bot.clock import month_of
 from bot.engine.spaye import COLUMNS, TITLE_NAMES
 from bot.i18n import t
 from bot.present import mention
-from bot.text import clip
+from bot.text import clip, code
 from bot.ui import GameButton, GameView
 from cogs.spaye._month import settle_job, standings_of
 from cogs.spaye._periods import SpayeGuild, guild_settings, month_before, parse_month
@@ -53,7 +53,7 @@ def _month(text: str | None, current: str, locale: str) -> str:
     try:
         month = parse_month(text)
     except ValueError:
-        raise ValueError(t("spaye.cal.bad_month", locale, value=text.strip()[:20])) from None
+        raise ValueError(t("spaye.cal.bad_month", locale, value=code(text, 20))) from None
     if month > current:
         raise ValueError(t("spaye.cal.future_month", locale, month=month_label(month, locale)))
     return month

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.text import ELLIPSIS, TooLong, clip, escape, neutralize, plain
+from bot.text import ELLIPSIS, TooLong, clip, code, escape, neutralize, plain
 
 ACTIVE_MENTION = re.compile(r"<@[!&]?\d+>|@everyone|@here")
 TOKENS = [
@@ -81,3 +81,8 @@ def test_clip_never_cuts_a_token(text: str, limit: int) -> None:
     for token in [*TOKENS, *GRAPHEMES, "\\*"]:
         for found in re.finditer(re.escape(token), text):
             assert not found.start() < len(kept) < found.end(), (token, kept)
+
+
+def test_code_quotes_a_value_inside_a_code_span() -> None:
+    assert code("12`:3\n4", 20) == "12':3 4"
+    assert code("x" * 30, 20) == "x" * 19 + ELLIPSIS
