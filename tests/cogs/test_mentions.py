@@ -163,3 +163,25 @@ async def test_a_spit_player_named_in_markdown_shows_as_written(
         # the game's start calls its two players, and nobody else is ever notified
         assert any(set(m.notified) == {ana.id, bob.id} for m in public(fake))
         assert notified(fake) == {ana.id, bob.id}
+
+
+@pytest.mark.parametrize("command", ["config exercise", "spaye exercise"])
+async def test_a_name_too_long_is_refused_with_its_limit(
+    office: Office, make_bot: MakeBot, clock: FakeClock, command: str
+) -> None:
+    """Discord keeps these options to 100 characters; the bot refuses longer ones itself
+    (in the member's language, naming the limit) and stores nothing."""
+    fake = office.fake
+    ana = office.ana  # French
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        p = SpayeDriver(fake, bot, office.guild, office.general)
+        await p.store_day(rounds_table([(NK, "8D")], ["4C", "5C", "6C"], 0))
+        before = (await p.stored()).game.dumps()
+        user = office.owner if command.startswith("config") else ana
+        refused = await p.slash(user, command, {"name": "squats\n" * 20})
+        assert refused.ephemeral and "100" in refused.text, refused.text
+        assert (await p.stored()).game.dumps() == before
+        assert (await spaye_settings(bot, office.guild.id)).default_exercise == "push-ups"
+        said = "Le nom d'un exercice a 100" if user is ana else "An exercise's name has 100"
+        assert said in refused.text and "139" in refused.text  # 20 words, one line
