@@ -12,7 +12,7 @@ import discord
 from bot.engine import SYSTEM, IllegalAction
 from bot.i18n import Lang, t
 from bot.present import mention
-from bot.ui import Press, auto_defer, respond, say
+from bot.ui import Press, auto_defer, notify, respond, say
 from cogs.spaye import _render as render
 from cogs.spaye._click import Click, close_with, find_exercise
 from cogs.spaye._exercises import record_of, redraw_record, with_lines
@@ -104,6 +104,7 @@ async def submit_request(
         interaction,
         render.adjustment_request(events[0], public),
         view=request_view(after.id, eid, ask_no, public),
+        allowed_mentions=notify(*events[0]["approvers"]),  # who decides, not the asker
     )
 
 
