@@ -198,7 +198,8 @@ class GamenightBot(commands.Bot):
             help_command=None,
             intents=INTENTS,
             tree_cls=GamenightTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is notified unless a message names them (see bot.ui.notify).
+            allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
         self.settings = settings

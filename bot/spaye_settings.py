@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bot.clock import parse_hhmm
+from bot.text import neutralize
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -75,7 +76,7 @@ class SpayeSettings(BaseModel):
     closing_time: str = DEFAULT_CLOSING
     challenge_expiry_minutes: int = Field(default=10, ge=1, le=1440)
     committee_role_id: int | None = None
-    default_exercise: str = Field(default=DEFAULT_EXERCISE, min_length=1, max_length=100)
+    default_exercise: str = Field(default=DEFAULT_EXERCISE, min_length=1, max_length=200)
     announce_channel_id: int | None = None
     reminder_minutes: int | None = Field(default=60, ge=1, le=24 * 60 - 1)
     open_time: str | None = None
@@ -90,10 +91,11 @@ class SpayeSettings(BaseModel):
     @field_validator("default_exercise")
     @classmethod
     def _exercise(cls, value: str) -> str:
-        value = " ".join(value.split())
-        if not value:
+        # Its neutral form (bot.text), the one every message shows: 100 characters as
+        # written, up to twice that once escaped.
+        if not value.strip():
             raise ValueError("the exercise needs a name")
-        return value
+        return neutralize(value, 100)
 
     @field_validator("open_time")
     @classmethod

@@ -52,6 +52,7 @@ from bot.engine import IllegalAction
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
 from bot.present import refusal
 from bot.storage import DatabaseLost, GameNotFound
+from bot.text import clip
 
 __all__ = [
     "CUSTOM_ID_MAX",
@@ -505,11 +506,17 @@ async def edit_by_id(
     embed: discord.Embed | None = MISSING,
     embeds: Sequence[discord.Embed] = MISSING,
     view: discord.ui.View | None = MISSING,
+    allowed_mentions: discord.AllowedMentions | None = None,
 ) -> None:
     """Edit a message known by its ids, without reading back the message Discord returns:
-    a table or a hand is edited after every move, and nobody needs the answer."""
+    a table or a hand is edited after every move, and nobody needs the answer. An edit
+    notifies nobody unless ``allowed_mentions`` says so."""
     with handle_message_parameters(
-        content=content, embed=embed, embeds=embeds, view=view
+        content=content,
+        embed=embed,
+        embeds=embeds,
+        view=view,
+        allowed_mentions=allowed_mentions or discord.AllowedMentions.none(),
     ) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
 
@@ -618,13 +625,25 @@ def expired(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
+def notify(*users: str | int | None) -> discord.AllowedMentions:
+    """The ``allowed_mentions`` of a message meant to notify exactly ``users`` (player ids;
+    computer seats and ``None`` are skipped): never everyone, a role or anyone else."""
+    ids = dict.fromkeys(int(u) for u in users if u is not None and str(u).isdigit())
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=i) for i in ids]
+    )
+
+
 def _message_kwargs(
     content: str | None,
     embed: discord.Embed | None,
     embeds: Sequence[discord.Embed] | None,
     view: discord.ui.View | None,
+    allowed_mentions: discord.AllowedMentions | None = None,
 ) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, Any] = {
+        "allowed_mentions": allowed_mentions or discord.AllowedMentions.none()
+    }
     if content is not None:
         kwargs["content"] = content
     if embed is not None:
@@ -644,10 +663,12 @@ async def respond(
     embeds: Sequence[discord.Embed] | None = None,
     view: discord.ui.View | None = None,
     ephemeral: bool = False,
+    allowed_mentions: discord.AllowedMentions | None = None,
 ) -> discord.Message | None:
     """Send a message answering ``interaction``: the response if none yet, else a follow-up.
-    Returns the message when Discord's answer names it (it does: no extra call to fetch it)."""
-    kwargs = _message_kwargs(content, embed, embeds, view)
+    Returns the message when Discord's answer names it (it does: no extra call to fetch it).
+    It notifies nobody unless ``allowed_mentions`` (:func:`notify`) names them."""
+    kwargs = _message_kwargs(content, embed, embeds, view, allowed_mentions)
     lock = _response_locks.get(interaction.id)
     async with lock if lock is not None else contextlib.nullcontext():
         if interaction.response.is_done():
@@ -665,9 +686,10 @@ async def update_message(
     embed: discord.Embed | None = None,
     embeds: Sequence[discord.Embed] | None = None,
     view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions | None = None,
 ) -> None:
     """Edit the message whose button was pressed (works before or after a defer)."""
-    kwargs = _message_kwargs(content, embed, embeds, view)
+    kwargs = _message_kwargs(content, embed, embeds, view, allowed_mentions)
     lock = _response_locks.get(interaction.id)
     async with lock if lock is not None else contextlib.nullcontext():
         try:
@@ -841,7 +863,7 @@ def error_text(error: BaseException, locale: Lang) -> str | None:
     if isinstance(error, app_commands.CheckFailure):
         return t("errors.not_allowed", locale)
     if isinstance(error, app_commands.TransformerError):
-        return t("errors.bad_value", locale, value=str(error.value)[:100])
+        return t("errors.bad_value", locale, value=clip(str(error.value), 100))
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t("errors.outdated_command", locale)
     return None

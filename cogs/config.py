@@ -37,6 +37,7 @@ from pydantic import ValidationError
 from bot.i18n import Lang, locale_for_user, t
 from bot.storage import SETTING_FIELDS, GuildSettings
 from bot.storage.models import is_known_timezone
+from bot.text import code
 from bot.ui import reply_error, respond
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ class ConfigCog(commands.Cog, name="Config"):
     async def timezone(self, interaction: discord.Interaction[Any], zone: str) -> None:
         zone = zone.strip()
         if not is_known_timezone(zone):
-            await reply_error(interaction, "config.unknown_timezone", zone=zone[:64])
+            await reply_error(interaction, "config.unknown_timezone", zone=code(zone, 64))
             return
         await self._save(interaction, "timezone", zone)
 

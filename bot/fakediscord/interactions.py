@@ -62,6 +62,9 @@ class InteractionsMixin:
 
         def _edit_message(self, msg: FakeMessage, payload: dict[str, Any]) -> None: ...
 
+        @staticmethod
+        def _notify(msg: FakeMessage, payload: dict[str, Any]) -> None: ...
+
         async def _announce_create(self, msg: FakeMessage) -> None: ...
 
         async def _announce_update(self, msg: FakeMessage) -> None: ...
@@ -246,6 +249,7 @@ class InteractionsMixin:
             ephemeral = original.flags & EPHEMERAL
             self._edit_message(original, payload)
             original.flags |= ephemeral
+            self._notify(original, payload)  # posted now, as far as anyone is told
             msg = original
             inter.followups.append(msg)
             await self._announce_create(msg)

@@ -103,6 +103,7 @@ class MessagesMixin:
         )
         self.messages[msg.id] = msg
         self._parse_mentions(msg)
+        self._notify(msg, payload)
         if not msg.ephemeral:
             channel.last_message_id = msg.id
         return msg
@@ -112,6 +113,19 @@ class MessagesMixin:
         msg.mentions = [self.users[i] for i in ids if i in self.users]
         roles = {r.id for g in self.guilds.values() for r in g.roles}
         msg.mention_roles = [int(x) for x in ROLE_MENTION.findall(msg.content) if int(x) in roles]
+
+    @staticmethod
+    def _notify(msg: FakeMessage, payload: dict[str, Any]) -> None:
+        """Who a new message notifies, as Discord decides: the users its content mentions,
+        filtered by its ``allowed_mentions`` (absent: all of them); an ephemeral one nobody."""
+        mentioned = [u.id for u in msg.mentions]
+        allowed = payload.get("allowed_mentions")
+        if msg.ephemeral:
+            mentioned = []
+        elif isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
+            listed = {int(u) for u in allowed.get("users") or []}
+            mentioned = [u for u in mentioned if u in listed]
+        msg.notified = mentioned
 
     def _edit_message(self, msg: FakeMessage, payload: dict[str, Any]) -> None:
         msg.history.append(msg.snapshot())

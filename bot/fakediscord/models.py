@@ -345,6 +345,9 @@ class FakeMessage:
     #: Users and role ids mentioned in the content, as Discord parses them.
     mentions: list[FakeUser] = field(default_factory=list)
     mention_roles: list[int] = field(default_factory=list)
+    #: The users this message notified when it was posted: those mentioned in its content
+    #: that its ``allowed_mentions`` let through (Discord notifies nobody of an edit).
+    notified: list[int] = field(default_factory=list)
     created_at: float = field(default_factory=time.time)
     created_mono: float = field(default_factory=time.monotonic)
     edited_at: float | None = None

@@ -32,6 +32,7 @@ from typing import Any, Final, Protocol
 import discord
 
 from bot.i18n import Lang, t
+from bot.text import clip
 from bot.ui import Component, PayloadView, button_payload, option_payload, select_payload
 
 BUTTONS_MAX: Final = 20
@@ -164,7 +165,9 @@ def hand_controls(
     if multi is not None:
         picks = [(c, renderer.card_option(c, view)) for c in renderer.hand_order(multi.cards)]
         options = [
-            option_payload(label.text[:100], c, emoji=label.emoji, description=label.description)
+            option_payload(
+                clip(label.text, 100), c, emoji=label.emoji, description=label.description
+            )
             for c, label in picks
         ]
         pick = select_payload(
@@ -199,7 +202,7 @@ def hand_controls(
                     game_id,
                     "do",
                     f"{mark}.{singles[code]}" if playable else f"{mark}.x{n}",
-                    label=label.text[:LABEL_MAX] or None,
+                    label=clip(label.text, LABEL_MAX) or None,
                     emoji=label.emoji,
                     style=label.style if playable else discord.ButtonStyle.secondary,
                     disabled=not playable,
@@ -234,7 +237,7 @@ def hand_controls(
             break
         options = [
             option_payload(
-                labels[i].text[:100] or str(i + 1),
+                clip(labels[i].text, 100) or str(i + 1),
                 str(i),
                 emoji=labels[i].emoji,
                 description=labels[i].description,
@@ -275,7 +278,7 @@ def action_button(kind: str, game_id: int, mark: str, index: int, label: Label) 
         game_id,
         "do",
         f"{mark}.{index}",
-        label=label.text[:LABEL_MAX] or None,
+        label=clip(label.text, LABEL_MAX) or None,
         emoji=label.emoji,
         style=label.style,
     )
@@ -300,7 +303,7 @@ def board_button(
         game_id,
         "do",
         f"{mark or stamp(legal)}.{seat}.{index}",
-        label=label.text[:LABEL_MAX] or None,
+        label=clip(label.text, LABEL_MAX) or None,
         emoji=label.emoji,
         style=label.style,
         disabled=disabled,

@@ -27,6 +27,7 @@ from bot.engine.lobby import is_computer
 from bot.i18n import Lang, has_key, placeholders, t
 from bot.present import SUIT_SYMBOLS, mention, when
 from bot.seated.controls import Label, MultiPick, board_button, stamp
+from bot.text import clip, escape
 from bot.ui import GameView, PayloadView
 
 __all__ = [
@@ -139,6 +140,12 @@ class SeatedRenderer:
         seats = list(view.get("players") or [])
         return t("seated.seat", locale, n=seats.index(player) + 1 if player in seats else "?")
 
+    def shown(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
+        """A player's name where markdown is read (a title, a field's name): :meth:`plain`
+        with its markdown escaped and its mentions inert (a display name such as ``__x__``
+        shows as written)."""
+        return escape(self.plain(player, view, locale))
+
     def hands_changed(self, events: Sequence[Mapping[str, Any]]) -> set[str]:
         """Players whose hand a move changed although their turn did not start or end (e.g.
         the pile handed to someone): their hands are redrawn too."""
@@ -223,7 +230,7 @@ class SeatedRenderer:
     def add_last(self, embed: discord.Embed, last: Sequence[str], locale: Lang) -> None:
         if last:
             embed.add_field(
-                name=t("seated.last", locale), value="\n".join(last)[:1024], inline=False
+                name=t("seated.last", locale), value=clip("\n".join(last), 1024), inline=False
             )
 
     def add_turn(self, embed: discord.Embed, ctx: TableContext) -> None:
@@ -246,7 +253,9 @@ class SeatedRenderer:
         acting = set(ctx.view.get("to_act") or [])
         lines = [self.seat_line(p, p in acting, ctx) for p in self.seat_order(ctx.view)]
         text = "\n".join(lines)
-        return text if len(text) <= 1024 else "\n".join(line[:120] for line in lines)[:1024]
+        return (
+            text if len(text) <= 1024 else clip("\n".join(clip(line, 120) for line in lines), 1024)
+        )
 
     def seat_line(self, player: str, acting: bool, ctx: TableContext) -> str:
         """One seat: ``▶ @Ana · the bot moves in 2 minutes``, ``▶ 🤖 Computer 1 is
@@ -292,7 +301,7 @@ class SeatedRenderer:
         text = self.hand_text(hand, view)
         if len(text) > 1024:
             text = self.hand_text(hand, view, art=False)
-        return text[:1024] or "—"
+        return clip(text, 1024) or "—"
 
     def hand_lines(self, ctx: HandContext) -> list[str]:
         """The hand's text: what just happened, then what to do now."""

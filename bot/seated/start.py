@@ -28,7 +28,14 @@ from bot.present import mention
 from bot.private import DMS_CLOSED
 from bot.seated.publish import PublishRoom
 from bot.storage import StoredGame
-from bot.ui import GameView, auto_defer, refused_payload, report_error, update_message
+from bot.ui import (
+    GameView,
+    auto_defer,
+    notify,
+    refused_payload,
+    report_error,
+    update_message,
+)
 
 __all__ = ["StartRoom", "new_seed"]
 
@@ -179,7 +186,7 @@ class StartRoom(PublishRoom):
                         game_id=stored.shown_number,
                         players=" ".join(mention(p, public) for p in players),
                     ),
-                    allowed_mentions=discord.AllowedMentions(users=True),
+                    allowed_mentions=notify(*humans),
                 )
             missing = [p for p in ([] if self.spec.public_board else humans) if p not in hands]
         except discord.HTTPException:

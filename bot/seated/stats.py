@@ -11,6 +11,7 @@ from bot.i18n import Lang, locale_for_user, t
 from bot.present import mention
 from bot.seated.base import SeatedBase
 from bot.storage import PlayerStats
+from bot.text import escape
 from bot.ui import respond
 
 __all__ = ["StatsRoom"]
@@ -34,7 +35,7 @@ class StatsRoom(SeatedBase):
         leaders = await results.leaderboard(interaction.guild_id, self.kind, limit=5)
         name = self.render.name(locale)
         embed = discord.Embed(
-            title=t("seated.stats_title", locale, game=name, name=target.display_name),
+            title=t("seated.stats_title", locale, game=name, name=escape(target.display_name)),
             colour=self.render.colour,
         )
         embed.add_field(name=t("seated.stats_games", locale), value=str(mine.games))

@@ -20,6 +20,7 @@ import discord
 from bot.engine.papayoo import HAND_SIZE
 from bot.i18n import Lang, t
 from bot.seated import HandContext, Label, MultiPick, SeatedRenderer, TableContext
+from bot.text import clip
 
 ROUND_COLUMNS: Final = 6
 """The scores table shows this many rounds at most (the latest); the total counts them all."""
@@ -187,7 +188,7 @@ class PapayooRenderer(SeatedRenderer):
         previous = self.last_trick_text(view, locale)
         last = list(ctx.last)
         if previous and view["phase"] != "pass":
-            embed.add_field(name=t("papayoo.table.last_trick", locale), value=previous[:1024])
+            embed.add_field(name=t("papayoo.table.last_trick", locale), value=clip(previous, 1024))
             # the previous trick is there: the last move does not tell it a second time
             won = self.won_line(view["last_trick"], view, locale)
             last = [line for line in last if line != won]

@@ -13,6 +13,7 @@ from bot.clock import month_of
 from bot.engine.spaye import COLUMNS, TITLE_NAMES
 from bot.i18n import t
 from bot.present import mention
+from bot.text import clip, code
 from bot.ui import GameButton, GameView
 from cogs.spaye._month import settle_job, standings_of
 from cogs.spaye._periods import SpayeGuild, guild_settings, month_before, parse_month
@@ -52,7 +53,7 @@ def _month(text: str | None, current: str, locale: str) -> str:
     try:
         month = parse_month(text)
     except ValueError:
-        raise ValueError(t("spaye.cal.bad_month", locale, value=text.strip()[:20])) from None
+        raise ValueError(t("spaye.cal.bad_month", locale, value=code(text, 20))) from None
     if month > current:
         raise ValueError(t("spaye.cal.future_month", locale, month=month_label(month, locale)))
     return month
@@ -113,7 +114,7 @@ async def board(
     )
     embed = discord.Embed(
         title=t("spaye.cal.board.title", locale, month=month_label(month, locale)),
-        description=description[:4096],
+        description=clip(description, 4096),
         colour=COLOUR,
     )
     embed.add_field(
@@ -211,4 +212,4 @@ async def _today(bot: GamenightBot, settings: SpayeGuild, locale: str) -> str | 
         for p in scored
     ] or [t("spaye.cal.board.today_empty", locale)]
     lines.append(t("spaye.cal.board.today_note", locale, time=settings.spaye.closing_time))
-    return "\n".join(lines)[:1024]
+    return clip("\n".join(lines), 1024)

@@ -11,6 +11,7 @@ import discord
 
 from bot.i18n import Lang
 from bot.storage import StoredGame
+from bot.text import clip
 from bot.ui import GameView, Press, update_message
 from cogs.spaye._periods import SpayeGuild
 
@@ -90,7 +91,7 @@ def message_text(interaction: discord.Interaction[Any]) -> str:
 async def close_with(c: Click, line: str) -> None:
     """The clicked message, its buttons gone, with ``line`` added: what the click did."""
     await update_message(
-        c.interaction, f"{message_text(c.interaction)}\n{line}"[:2000], view=GameView()
+        c.interaction, clip(f"{message_text(c.interaction)}\n{line}", 2000), view=GameView()
     )
 
 

@@ -28,6 +28,7 @@ from bot.present import mention
 from bot.spaye_settings import spaye_settings
 from bot.storage import GameNotFound, StoredGame
 from bot.storage.models import ActOutcome
+from bot.text import clip
 from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings
 from cogs.spaye._render_month import month_label
 
@@ -275,4 +276,4 @@ def closing_text(events: list[Event], settings: SpayeGuild, day: date) -> str:
     lapsed = [mention(e["player"]) for e in events if e["type"] == "exercise_lapsed"]
     if lapsed:
         lines.append(t("spaye.cal.closed.lapsed", locale, players=", ".join(lapsed)))
-    return "\n".join(lines)[:2000]
+    return clip("\n".join(lines), 2000)

@@ -35,6 +35,7 @@ from cogs.spaye import _render as render
 from cogs.spaye._board import board, board_view, parse_board_arg
 from cogs.spaye._calendar import start_calendar
 from cogs.spaye._click import EXPIRY_KIND
+from cogs.spaye._naming import exercise_named
 from cogs.spaye._opening import open_spaye
 from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings
 from cogs.spaye._settings import config_commands, config_fields
@@ -125,6 +126,10 @@ class SpayeCog(commands.Cog, name="Späye"):
         if guild is None or channel_id is None:
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
+        if exercise is not None:
+            exercise = await exercise_named(interaction, exercise, locale)
+            if exercise is None:
+                return
         async with auto_defer(interaction):
             settings = await guild_settings(self.bot, guild)
             now = self.bot.clock.now()
@@ -199,6 +204,9 @@ class SpayeCog(commands.Cog, name="Späye"):
         if guild is None:
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
+        named = await exercise_named(interaction, name, locale)
+        if named is None:
+            return
         async with auto_defer(interaction):
             settings = await guild_settings(self.bot, guild)
             day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
@@ -210,7 +218,7 @@ class SpayeCog(commands.Cog, name="Späye"):
                 await say(interaction, t("spaye.daye.day_over", locale, status=status))
                 return
             self.table.note_names(day.game_id, interaction.user)
-            await self.table.propose(interaction, day.game_id, name, settings)
+            await self.table.propose(interaction, day.game_id, named, settings)
 
     @spaye.command(
         name=_("board", key="spaye.cmd.board.name"),

@@ -12,10 +12,11 @@ import discord
 from bot.engine import SYSTEM, IllegalAction
 from bot.i18n import Lang, t
 from bot.present import mention
-from bot.ui import Press, auto_defer, respond, response_lock, say
+from bot.ui import Press, auto_defer, notify, respond, response_lock, say
 from cogs.spaye import _render as render
 from cogs.spaye._click import Click, close_with, find_exercise
 from cogs.spaye._exercises import record_of, redraw_record, with_lines
+from cogs.spaye._naming import exercise_named
 from cogs.spaye._views import (
     EXERCISE_FIELD,
     KIND,
@@ -98,7 +99,10 @@ async def submit_request(
     if raw_reps and reps is None:
         await say(interaction, t("spaye.modal.bad_reps", locale, max=ex["reps"]))
         return
-    name = values.get(EXERCISE_FIELD, "").strip()
+    raw_name = values.get(EXERCISE_FIELD, "")
+    name = await exercise_named(interaction, raw_name, locale) if raw_name.strip() else ""
+    if name is None:
+        return
     ask_no = int(stored.meta.get("ask", 0)) + 1
     action = {"type": "ask_committee", "id": eid, "reps": reps, "exercise": name or None}
     after, events = await table.act(stored, str(interaction.user.id), action, {"ask": ask_no})
@@ -111,6 +115,7 @@ async def submit_request(
         interaction,
         render.adjustment_request(events[0], public),
         view=request_view(after.id, eid, ask_no, public),
+        allowed_mentions=notify(*events[0]["approvers"]),  # who decides, not the asker
     )
 
 

@@ -13,7 +13,8 @@ from bot.engine import SYSTEM, Event, IllegalAction
 from bot.i18n import Lang, locale_for_user, t
 from bot.present import mention, mentions, refusal
 from bot.storage import StoredGame
-from bot.ui import GameView, respond, say, update_message
+from bot.text import clip
+from bot.ui import GameView, notify, respond, say, update_message
 from cogs.spaye import _render as render
 from cogs.spaye._click import EXPIRY_KIND, Click, clicked, expiry_key, is_bot
 from cogs.spaye._exercises import record_view
@@ -70,15 +71,22 @@ async def invite(
         elif isinstance(old, int):
             await table.edit(after, old, render.daye_text(now, public), GameView())
         text = render.recruit_offer(user, first["player"], minutes, public)
+        told = notify(first["player"])  # the colleague invited, nobody else
     else:
         text = render.challenge_text(now, minutes, public)
+        told = notify(*targets)  # the colleagues challenged, nobody else
     await table.bot.timers.schedule(
         EXPIRY_KIND,
         table.bot.clock.now() + timedelta(minutes=minutes),
         {"game_id": after.id, "invite": invite_no},
         key=expiry_key(after.id),
     )
-    await respond(interaction, text, view=invitation_view(after.id, invite_no, public))
+    await respond(
+        interaction,
+        text,
+        view=invitation_view(after.id, invite_no, public),
+        allowed_mentions=told,
+    )
     message = await interaction.original_response()
     await table.bot.store.games.update_meta(after.id, {"daye_message": message.id})
 
@@ -122,12 +130,12 @@ async def answer_invitation(table: SpayeTable, c: Click) -> None:
         round_no = len(daye["rounds"]) + 1
         await update_message(
             c.interaction,
-            "\n".join(lines)[:2000],
+            clip("\n".join(lines), 2000),
             view=draw_view(after.id, daye["number"], round_no, c.public),
         )
         return
     buttons = invitation_view(after.id, invite_no, c.public) if keep and invite_no else GameView()
-    await update_message(c.interaction, content[:2000], view=buttons)
+    await update_message(c.interaction, clip(content, 2000), view=buttons)
     if not keep:
         await table.bot.timers.cancel(expiry_key(after.id))
     if kind == "recruit_declined":
@@ -246,9 +254,11 @@ async def post_reveal(
     record: dict[str, Any] = {"text": text, "ids": ids, "lines": []}
     record["lines"] += [render.finished(e, locale) for e in events if e["type"] == "day_finished"]
     view = stored.game.public_view()
+    owing = [e["player"] for e in events if e["type"] == "exercise_set"]
     message = await channel.send(
         render.record_text(record, view, locale),
         view=record_view(stored, record, view, locale),
+        allowed_mentions=notify(*owing),  # who owes an exercise, not every name it shows
     )
     if ids:
         record["message"] = message.id

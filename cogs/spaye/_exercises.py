@@ -18,7 +18,8 @@ from bot.engine import Event
 from bot.i18n import Lang, t
 from bot.present import mention
 from bot.storage import StoredGame
-from bot.ui import GameView, respond, say, update_message
+from bot.text import clip
+from bot.ui import GameView, notify, respond, say, update_message
 from cogs.spaye import _render as render
 from cogs.spaye._click import (
     Click,
@@ -138,6 +139,7 @@ async def post_exercises(
         await channel.send(
             render.exercise_prompt(e, locale),
             view=exercise_view(stored.id, e, False, locale),
+            allowed_mentions=notify(e["player"]),  # who was handed the exercise
         )
 
 
@@ -210,5 +212,5 @@ async def use_bonus(table: SpayeTable, c: Click) -> None:
     if change is not None:
         await redraw_record(table, after, change[0])
     else:
-        await table.here(c).send("\n".join([text, *finish])[:2000])
+        await table.here(c).send(clip("\n".join([text, *finish]), 2000))
     await post_exercises(table.here(c), after, events, c.public)

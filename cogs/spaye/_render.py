@@ -13,6 +13,7 @@ from bot.engine.cards import NIKAYE
 from bot.engine.spaye import TITLE_NAMES
 from bot.i18n import Lang, has_key, t
 from bot.present import SUIT_SYMBOLS, mention, mentions
+from bot.text import clip
 
 COLOUR = discord.Colour(0xE67E22)
 
@@ -202,7 +203,7 @@ def daye_text(view: Mapping[str, Any], locale: Lang) -> str:
             )
     if over:
         lines.append(t("spaye.daye.revealed_below", locale))
-        return "\n".join(lines)[:2000]
+        return clip("\n".join(lines), 2000)
     if daye["recruiting"] and daye["offer"] is not None:
         offer = daye["offer"]
         lines.append(
@@ -219,7 +220,7 @@ def daye_text(view: Mapping[str, Any], locale: Lang) -> str:
     if waiting:
         lines.append(t("spaye.daye.waiting", locale, players=mentions(waiting, locale)))
     lines.append(t("spaye.daye.table", locale, table=view["table"]))
-    return "\n".join(lines)[:2000]
+    return clip("\n".join(lines), 2000)
 
 
 def record_text(record: Mapping[str, Any], view: Mapping[str, Any], locale: Lang) -> str:
@@ -233,7 +234,7 @@ def record_text(record: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
     lines += [str(x) for x in record.get("lines", [])]
     if pending:
         lines.append(t("spaye.ex.how", locale))
-    return "\n".join(lines)[:2000]
+    return clip("\n".join(lines), 2000)
 
 
 def exercise_line(ex: Mapping[str, Any], locale: Lang) -> str:
@@ -472,7 +473,9 @@ def status_embed(view: Mapping[str, Any], day: str, locale: Lang) -> discord.Emb
     if not now:
         key = "spaye.status.final_next" if view["final_next"] else "spaye.status.free"
         now.append(t(key, locale))
-    embed.add_field(name=t("spaye.status.now", locale), value="\n".join(now)[:1024], inline=False)
+    embed.add_field(
+        name=t("spaye.status.now", locale), value=clip("\n".join(now), 1024), inline=False
+    )
     pending = []
     for ex in view["exercises"]:
         line = f"#{ex['id']} {mention(ex['player'])}: {exercise_words(ex, locale)}"
@@ -481,23 +484,28 @@ def status_embed(view: Mapping[str, Any], day: str, locale: Lang) -> discord.Emb
         pending.append(line)
     if pending:
         embed.add_field(
-            name=t("spaye.status.exercises", locale), value="\n".join(pending)[:1024], inline=False
+            name=t("spaye.status.exercises", locale),
+            value=clip("\n".join(pending), 1024),
+            inline=False,
         )
     scores: dict[str, int] = view["scores"]
     top = sorted((p for p in scores if scores[p]), key=lambda p: -scores[p])[:10]
     if top:
         embed.add_field(
             name=t("spaye.status.points", locale),
-            value="\n".join(
-                t(
-                    "spaye.status.points_line",
-                    locale,
-                    player=mention(p),
-                    total=scores[p],
-                    **view["points"][p],
-                )
-                for p in top
-            )[:1024],
+            value=clip(
+                "\n".join(
+                    t(
+                        "spaye.status.points_line",
+                        locale,
+                        player=mention(p),
+                        total=scores[p],
+                        **view["points"][p],
+                    )
+                    for p in top
+                ),
+                1024,
+            ),
             inline=False,
         )
     return embed

@@ -32,7 +32,9 @@ from bot.spaye_settings import (
     update_spaye_settings,
     weekday_names,
 )
+from bot.text import code
 from bot.ui import reply_error, respond
+from cogs.spaye._naming import exercise_named
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -155,7 +157,7 @@ async def closing_time(interaction: discord.Interaction[Any], time: str) -> None
     try:
         parse_hhmm(time)
     except ValueError:
-        await reply_error(interaction, "config.bad_time", value=time[:20])
+        await reply_error(interaction, "config.bad_time", value=code(time, 20))
         return
     await _save(interaction, "closing_time", {"closing_time": time})
 
@@ -193,7 +195,9 @@ async def committee_role(
 async def exercise(
     interaction: discord.Interaction[Any], name: app_commands.Range[str, 1, 100]
 ) -> None:
-    await _save(interaction, "default_exercise", {"default_exercise": name})
+    named = await exercise_named(interaction, name, locale_for_user(interaction))
+    if named is not None:
+        await _save(interaction, "default_exercise", {"default_exercise": named})
 
 
 @app_commands.rename(before=_("before"))
@@ -202,7 +206,7 @@ async def spaye_reminder(interaction: discord.Interaction[Any], before: str) -> 
     try:
         minutes = parse_reminder(before)
     except ValueError:
-        await reply_error(interaction, "config.bad_reminder", value=before[:20])
+        await reply_error(interaction, "config.bad_reminder", value=code(before, 20))
         return
     await _save(interaction, "reminder_minutes", {"reminder_minutes": minutes})
 
@@ -226,13 +230,13 @@ async def spaye_opening(
         try:
             changes["open_time"] = parse_hhmm(time).strftime("%H:%M")
         except ValueError:
-            await reply_error(interaction, "config.bad_time", value=time[:20])
+            await reply_error(interaction, "config.bad_time", value=code(time, 20))
             return
     if weekdays is not None:
         try:
             changes["open_weekdays"] = list(parse_weekdays(weekdays))
         except ValueError:
-            await reply_error(interaction, "config.bad_weekdays", value=weekdays[:40])
+            await reply_error(interaction, "config.bad_weekdays", value=code(weekdays, 40))
             return
     if channel is not None:
         if not await _can_post(interaction, channel):

@@ -38,6 +38,7 @@ from bot.engine import Event, IllegalAction, load_game
 from bot.i18n import Lang, locale_for_user, t
 from bot.present import refusal
 from bot.storage import StoredGame
+from bot.text import clip
 from bot.ui import Press, auto_defer, report_error, say
 from cogs.spaye import _choice, _committee, _daye, _exercises
 from cogs.spaye import _render as render
@@ -181,7 +182,7 @@ class SpayeTable:
         channel_id = int(stored.meta.get("invite_channel") or stored.channel_id)
         message = self.channel(channel_id, stored.guild_id).get_partial_message(message_id)
         try:
-            await message.edit(content=content[:2000], view=view)
+            await message.edit(content=clip(content, 2000), view=view)
         except discord.HTTPException:
             log.warning("could not edit a Späye message", extra={"game_id": stored.id})
 

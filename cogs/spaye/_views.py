@@ -26,6 +26,7 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import t
+from bot.text import clip, plain
 from bot.ui import (
     GameButton,
     GameSelect,
@@ -175,7 +176,7 @@ def bonus_menu(
         items.append(button(game_id, "double", eid, t("spaye.btn.double", locale), _Button.primary))
     if "grand_spayin" in titles and partners:
         options = [
-            discord.SelectOption(label=name[:100] or pid, value=pid, description=pid)
+            discord.SelectOption(label=clip(name, 100) or pid, value=pid, description=pid)
             for pid, name in list(partners.items())[:25]
         ]
         items.append(
@@ -215,13 +216,13 @@ class AskModal(discord.ui.Modal):
 
     def __init__(self, game_id: int, ex: Mapping[str, Any], locale: str) -> None:
         super().__init__(
-            title=t("spaye.modal.title", locale, id=ex["id"])[:45],
+            title=clip(t("spaye.modal.title", locale, id=ex["id"]), 45),
             custom_id=modal_id(game_id, ex["id"]),
             timeout=900,  # only frees memory: the listener answers a late submission anyway
         )
         self.add_item(
             discord.ui.TextInput(
-                label=t("spaye.modal.reps", locale, max=ex["reps"])[:45],
+                label=clip(t("spaye.modal.reps", locale, max=ex["reps"]), 45),
                 custom_id=REPS_FIELD,
                 default=str(ex["reps"]),
                 required=False,
@@ -230,9 +231,9 @@ class AskModal(discord.ui.Modal):
         )
         self.add_item(
             discord.ui.TextInput(
-                label=t("spaye.modal.exercise", locale)[:45],
+                label=clip(t("spaye.modal.exercise", locale), 45),
                 custom_id=EXERCISE_FIELD,
-                default=str(ex["exercise"])[:100],
+                default=clip(plain(str(ex["exercise"])), 100),
                 required=False,
                 max_length=100,
             )

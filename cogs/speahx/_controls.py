@@ -36,6 +36,7 @@ from bot.engine.cards import JOKER
 from bot.engine.speahx import JACK, RANK, SUIT, SUIT_INDEX, TEN, TERMINATOR, TWO, top_run
 from bot.i18n import Lang, t
 from bot.seated.controls import LABEL_MAX, SELECT_MAX, stamp
+from bot.text import clip
 from bot.ui import Component, PayloadView, button_payload, option_payload, select_payload
 
 ROWS: Final = 5
@@ -197,7 +198,7 @@ def placeholder(moves: Sequence[Move], hand: Sequence[str], locale: Lang) -> str
         text = t("speahx.select.rank", locale, rank=rank_words(ranks, locale), count=held)
     else:
         text = t("speahx.select.ranks", locale, ranks=rank_words(ranks, locale))
-    return text[:PLACEHOLDER_MAX]
+    return clip(text, PLACEHOLDER_MAX)
 
 
 # -- the layout ---------------------------------------------------------------------------
@@ -294,7 +295,7 @@ def hand_controls(
             game_id,
             "do",
             f"{mark}.{move.index}",
-            label=look.text[:LABEL_MAX],
+            label=clip(look.text, LABEL_MAX),
             emoji=look.emoji,
             style=look.style,
         )
@@ -313,7 +314,7 @@ def hand_controls(
             look = label(move, view, locale)
             options.append(
                 option_payload(
-                    look.text[:OPTION_MAX],
+                    clip(look.text, OPTION_MAX),
                     str(move.index),
                     emoji=look.emoji,
                     description=look.description,

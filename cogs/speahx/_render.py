@@ -27,6 +27,7 @@ from bot.emojis import card_emoji
 from bot.i18n import Lang, t
 from bot.present import SUIT_SYMBOLS
 from bot.seated import HandContext, Label, SeatedRenderer, TableContext
+from bot.text import clip
 from cogs.speahx._controls import Look, Move
 
 PILE_SHOWN: Final = 3
@@ -123,7 +124,7 @@ class SpeahxRenderer(SeatedRenderer):
                     hand=view["hand_sizes"].get(loser, 0),
                 )
             )
-        return "\n".join(lines)[:FIELD_MAX] or "—"
+        return clip("\n".join(lines), FIELD_MAX) or "—"
 
     def seat_counts(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
         """``@Ana: 5 in hand · 5 face down``, or ``🏁 @Ana: out, place 1``."""
@@ -143,7 +144,7 @@ class SpeahxRenderer(SeatedRenderer):
         """Every seat in playing order (the next seat plays next) with its cards left, when no
         one is to act (the game over or abandoned); during play :meth:`add_turn` lists them."""
         lines = [self.seat_counts(p, view, locale) for p in view["players"]]
-        return "\n".join(lines)[:FIELD_MAX]
+        return clip("\n".join(lines), FIELD_MAX)
 
     def seat_line(self, player: str, acting: bool, ctx: TableContext) -> str:
         """The kit's seat in playing order (``▶`` before whoever must act, the timer) with

@@ -24,6 +24,7 @@ from bot.emojis import card_emoji, card_text
 from bot.i18n import Lang, t
 from bot.present import SUIT_SYMBOLS
 from bot.seated import Label, SeatedRenderer, TableContext
+from bot.text import clip
 from bot.ui import GameButton, GameView
 
 COLOURS: Final = ("🟦", "🟥")
@@ -87,8 +88,8 @@ class SpitRenderer(SeatedRenderer):
             "spit.title",
             locale,
             game_id=game_id,
-            a=f"{COLOURS[0]} {self.plain(a, view, locale)}",
-            b=f"{COLOURS[1]} {self.plain(b, view, locale)}",
+            a=f"{COLOURS[0]} {self.shown(a, view, locale)}",
+            b=f"{COLOURS[1]} {self.shown(b, view, locale)}",
         )
 
     # -- cards, sizes and sides ----------------------------------------------------------------
@@ -191,9 +192,9 @@ class SpitRenderer(SeatedRenderer):
                     "spit.side",
                     locale,
                     marker=COLOURS[seat],
-                    name=self.plain(player, view, locale)[:200],
+                    name=clip(self.shown(player, view, locale), 200),
                 ),
-                value=self.stock_line(view, player, locale)[:1024],
+                value=clip(self.stock_line(view, player, locale), 1024),
                 inline=False,
             )
         self.add_last(embed, ctx.last, locale)
@@ -254,7 +255,7 @@ class SpitRenderer(SeatedRenderer):
                     game_id,
                     "do",
                     f"{seat}.{encode(action)}",
-                    label=label.text[:80],
+                    label=clip(label.text, 80),
                     emoji=COLOURS[seat],
                     style=STYLES[seat],
                     row=4,

@@ -96,11 +96,15 @@ async def test_a_full_day_through_discord(
                         "Grand Späyin" in m.text for m in fake.channel_messages(office.general)[-3:]
                     )
                 )
+                # the share's own message notifies Bob, who now owes half of it
+                assert (await p.wait_newest(p.cid("done", 2))).notified == [bob.id]
                 await p.exercise(ana, 1)
                 await p.exercise(bob, 2)
             if number == 4:  # Dan asks the committee; Eve (committee role) approves
                 asked = await p.ask_committee(dan, 3, "3", "squats")
                 assert not asked.ephemeral and "3 squats" in asked.text
+                # on the record, which notified Dan (who owes it) when posted, and nobody since
+                assert asked.response is not None and asked.response.notified == [dan.id]
                 denied = await p.click(cid, asked, p.cid("approve", "3-1"))
                 assert denied.ephemeral
                 approved = await p.click(eve, asked, p.cid("approve", "3-1"))

@@ -88,7 +88,7 @@ def test_bad_proposals_change_nothing() -> None:
     g = fresh()
     illegal(g, B, {"type": "propose_exercise", "exercise": "push-ups"}, "spaye.same_exercise")
     illegal(g, B, {"type": "propose_exercise", "exercise": "   "}, "spaye.bad_exercise_name")
-    illegal(g, B, {"type": "propose_exercise", "exercise": "x" * 101}, "spaye.bad_exercise_name")
+    illegal(g, B, {"type": "propose_exercise", "exercise": "x" * 201}, "spaye.bad_exercise_name")
     illegal(g, B, {"type": "agree_exercise"}, "spaye.no_proposal")
     ok(g, B, {"type": "propose_exercise", "exercise": "squats"})
     illegal(g, C, {"type": "agree_exercise", "exercise": "plank"}, "spaye.stale_proposal")

@@ -14,6 +14,7 @@ from bot.engine.cards import NIKAYE
 from bot.engine.spaye.daye import exercise_event
 from bot.engine.spaye.rules import (
     MAX_EXERCISE_NAME,
+    MAX_EXERCISE_TEXT,
     TITLE_NAMES,
     is_player_id,
     named,
@@ -127,7 +128,7 @@ def _requested(ex: Exercise, action: Action) -> tuple[int, str]:
         )
     if name is None:
         name = ex.exercise
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_EXERCISE_NAME:
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_EXERCISE_TEXT:
         raise IllegalAction(
             f"name the exercise (1 to {MAX_EXERCISE_NAME} characters)", "spaye.bad_exercise_name"
         )
@@ -429,7 +430,7 @@ def propose_exercise(s: State, player: str, action: Action) -> list[Event]:
             exercise=s.proposal["exercise"],
         )
     name = action.get("exercise")
-    if not isinstance(name, str) or not 1 <= len(" ".join(name.split())) <= MAX_EXERCISE_NAME:
+    if not isinstance(name, str) or not 1 <= len(" ".join(name.split())) <= MAX_EXERCISE_TEXT:
         raise IllegalAction(
             f"name the exercise (1 to {MAX_EXERCISE_NAME} characters)", "spaye.bad_exercise_name"
         )

@@ -39,6 +39,10 @@ FINAL_DAYE_POINTS: Final = 3
 VICTORY_POINTS: Final = 1
 FINAL_VICTORY_PER_NIKAYE: Final = 3
 MAX_EXERCISE_NAME: Final = 100
+"""An exercise's name as its author writes it. The bot stores and passes on its neutral
+form (markdown escaped, mentions inert), which the bot checks against this limit."""
+MAX_EXERCISE_TEXT: Final = 2 * MAX_EXERCISE_NAME
+"""What the engine accepts of that neutral form: escaping adds one character at most to each."""
 
 
 def spaye_deck() -> list[str]:
@@ -82,7 +86,7 @@ def check_spaye_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """Options with defaults filled in; anything malformed raises ``ValueError``."""
     merged = check_options(options, DEFAULT_OPTIONS, "spaye")
     exercise = merged["exercise"].strip()
-    if not exercise or len(exercise) > MAX_EXERCISE_NAME:
+    if not exercise or len(exercise) > MAX_EXERCISE_TEXT:
         raise ValueError(
             f"spaye: option exercise must name an exercise (1 to {MAX_EXERCISE_NAME} characters)"
         )
