@@ -46,6 +46,7 @@ from discord.utils import MISSING
 
 from bot.engine import IllegalAction
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
+from bot.limits import CLICKS, MOVES, RateLimiter, RateRule
 from bot.present import refusal
 from bot.storage import DatabaseLost, GameNotFound
 
@@ -98,21 +99,40 @@ ActionHandler: TypeAlias = Callable[[discord.Interaction[Any], Press], Awaitable
 
 
 class ActionRouter:
-    """Which handler answers the buttons of each game kind (``bot.actions``)."""
+    """Which handler answers the buttons of each game kind (``bot.actions``), and how fast a
+    member may click them (:attr:`limiter`, shared with the command tree)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limiter: RateLimiter | None = None) -> None:
         self._handlers: dict[tuple[str, str | None], ActionHandler] = {}
+        self._moves: set[str] = set()
+        self.limiter = RateLimiter() if limiter is None else limiter
+        """Interactions per member in a few seconds (:mod:`bot.limits`)."""
 
-    def register(self, kind: str, handler: ActionHandler, *, action: str | None = None) -> None:
-        """Route ``kind``'s presses (only ``action`` ones if given) to ``handler``."""
+    def register(
+        self,
+        kind: str,
+        handler: ActionHandler,
+        *,
+        action: str | None = None,
+        moves: bool = False,
+    ) -> None:
+        """Route ``kind``'s presses (only ``action`` ones if given) to ``handler``. ``moves``:
+        they are a game's moves, never held by the clicks' rate limit."""
         if not _NAME.match(kind) or kind == "hand":
             raise ValueError(f"bad game kind for buttons: {kind!r}")
         self._handlers[(kind, action)] = handler
+        if moves:
+            self._moves.add(kind)
 
     def unregister(self, kind: str) -> None:
         """Forget every handler of ``kind`` (in ``cog_unload``)."""
         for key in [k for k in self._handlers if k[0] == kind]:
             del self._handlers[key]
+        self._moves.discard(kind)
+
+    def throttle(self, user_id: int, kind: str) -> RateRule | None:
+        """Count a click on ``kind``'s buttons: ``None``, or the rule it goes over."""
+        return self.limiter.allow(user_id, MOVES if kind in self._moves else CLICKS)
 
     def lookup(self, kind: str, action: str) -> ActionHandler | None:
         return self._handlers.get((kind, action)) or self._handlers.get((kind, None))
@@ -161,6 +181,13 @@ async def dispatch(interaction: discord.Interaction[Any], press: Press) -> None:
         if handler is None:
             log.warning("button without handler", extra={"kind": press.kind, "act": press.action})
             await reply_error(interaction, "errors.unknown_button")
+            return
+        rule = kit.actions.throttle(interaction.user.id, press.kind) if kit else None
+        if rule is not None:
+            log.info("click refused: too fast", extra={"kind": press.kind, "act": press.action})
+            await reply_error(
+                interaction, "limits.too_fast_clicks", count=rule.count, seconds=f"{rule.seconds:g}"
+            )
             return
         await handler(interaction, press)
     except Exception as err:
