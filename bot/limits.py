@@ -54,7 +54,7 @@ class MemberLimits(BaseModel):
 
     lobbies_per_member: int = Field(default=3, ge=1, le=25)
     lobbies_per_channel: int = Field(default=10, ge=1, le=100)
-    lobbies_per_server: int = Field(default=50, ge=1, le=500)
+    lobbies_per_server: int = Field(default=50, ge=1, le=5000)
     live_games_per_member: int = Field(default=5, ge=1, le=25)
 
 

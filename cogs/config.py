@@ -225,7 +225,7 @@ class ConfigCog(commands.Cog, name="Config"):
     @app_commands.describe(
         lobbies_per_member=_("Open tables one member may host at once (1 to 25, default 3)"),
         lobbies_per_channel=_("Open tables in one channel at once (1 to 100, default 10)"),
-        lobbies_per_server=_("Open tables in the server at once (1 to 500, default 50)"),
+        lobbies_per_server=_("Open tables in the server at once (1 to 5000, default 50)"),
         live_games_per_member=_(
             "Games and open tables one member may sit in at once (1 to 25, default 5)"
         ),
@@ -235,7 +235,7 @@ class ConfigCog(commands.Cog, name="Config"):
         interaction: discord.Interaction[Any],
         lobbies_per_member: app_commands.Range[int, 1, 25] | None = None,
         lobbies_per_channel: app_commands.Range[int, 1, 100] | None = None,
-        lobbies_per_server: app_commands.Range[int, 1, 500] | None = None,
+        lobbies_per_server: app_commands.Range[int, 1, 5000] | None = None,
         live_games_per_member: app_commands.Range[int, 1, 25] | None = None,
     ) -> None:
         """Change the limits given (the others stay); none given: show them."""
