@@ -55,6 +55,9 @@ class ChallengeRoom(LobbyRoom):
         if made is None:
             return
         lobby, kit = made
+        limits = await member_limits(self.bot.store, guild.id)
+        if not await self.lobby_allowed(interaction, limits, guild.id, channel_id, host, locale):
+            return
         public = (await self.bot.guild_settings(guild)).locale
         meta = {
             "locale": public,
@@ -65,7 +68,6 @@ class ChallengeRoom(LobbyRoom):
             "kit": kit,
         }
         games = self.bot.store.games
-        limits = await member_limits(self.bot.store, guild.id)
         try:
             lobby_id = await games.create(
                 LOBBY_KIND,

@@ -57,6 +57,9 @@ class LobbyRoom(StartRoom):
         if made is None:
             return
         lobby, kit = made
+        limits = await member_limits(self.bot.store, guild.id)
+        if not await self.lobby_allowed(interaction, limits, guild.id, channel_id, host, locale):
+            return
         async with auto_defer(interaction, thinking=True):
             public = (await self.bot.guild_settings(guild)).locale
             meta = {
@@ -66,7 +69,6 @@ class LobbyRoom(StartRoom):
                 "kit": kit,
             }
             games = self.bot.store.games
-            limits = await member_limits(self.bot.store, guild.id)
             try:
                 lobby_id = await games.create(
                     LOBBY_KIND,
@@ -122,22 +124,45 @@ class LobbyRoom(StartRoom):
 
     def within_lobby_limits(
         self, limits: MemberLimits, guild_id: int, channel_id: int, host: str
-    ) -> Callable[[Tx, int], Awaitable[None]]:
+    ) -> Callable[[Tx, int | None], Awaitable[None]]:
         """The check of a new lobby, run in its transaction once its row is written (so it
         counts itself): open lobbies of the host, the channel and the server, and the live
-        games the host sits in. :class:`LimitReached` rolls the lobby back."""
+        games the host sits in. :class:`LimitReached` rolls the lobby back. (Two lobbies
+        opened at once are counted one after the other: see :mod:`bot.storage.limits`.)"""
 
-        async def check(conn: Tx, lobby_id: int) -> None:
+        async def check(conn: Tx, lobby_id: int | None = None) -> None:
+            new = 1 if lobby_id is None else 0  # before the row is written: count it too
             now = await count_open_lobbies(conn, guild_id, channel_id, host)
-            if now.member > limits.lobbies_per_member:
+            if now.member + new > limits.lobbies_per_member:
                 raise LimitReached("limits.lobbies_member", limit=limits.lobbies_per_member)
-            if now.channel > limits.lobbies_per_channel:
+            if now.channel + new > limits.lobbies_per_channel:
                 raise LimitReached("limits.lobbies_channel", limit=limits.lobbies_per_channel)
-            if now.server > limits.lobbies_per_server:
+            if now.server + new > limits.lobbies_per_server:
                 raise LimitReached("limits.lobbies_server", limit=limits.lobbies_per_server)
-            await self.within_live_limit(conn, limits, guild_id, [host])
+            await self.within_live_limit(conn, limits, guild_id, [host], adding=new)
 
         return check
+
+    async def lobby_allowed(
+        self,
+        interaction: discord.Interaction[Any],
+        limits: MemberLimits,
+        guild_id: int,
+        channel_id: int,
+        host: str,
+        locale: Lang,
+    ) -> bool:
+        """The limits of a new lobby read before anything is written (a refusal is then
+        private at once, before any deferral); the same check runs again in the lobby's
+        transaction, which alone decides when two arrive together."""
+        check = self.within_lobby_limits(limits, guild_id, channel_id, host)
+        try:
+            async with self.bot.db.read() as conn:
+                await check(conn, None)
+        except LimitReached as err:
+            await self.say(interaction, t(err.key, locale, **err.params))
+            return False
+        return True
 
     def check_turn(self, values: Mapping[str, Any], locale: Lang) -> str | None:
         """The kit's check of the turn timer (:func:`bot.seated.spec.turn_option`): 0 (off)

@@ -68,15 +68,19 @@ class StartRoom(PublishRoom):
         guild_id: int,
         players: list[str],
         actor: str | None = None,
+        *,
+        adding: int = 0,
     ) -> None:
-        """In a transaction that seats ``players`` (its rows written): each human sits in
-        at most ``live_games_per_member`` live games and open lobbies of the server, else
-        :class:`LimitReached` (naming the player, unless it is ``actor`` or alone)."""
+        """In a transaction that seats ``players`` (its rows written; ``adding``: seats not
+        written yet): each human sits in at most ``live_games_per_member`` live games and
+        open lobbies of the server, else :class:`LimitReached` (naming the player, unless
+        it is ``actor`` or alone)."""
         kinds = self.seated_kinds()
         for player in players:
             if is_computer(player):
                 continue
-            if await count_live_games(conn, guild_id, player, kinds) > limits.live_games_per_member:
+            seats = await count_live_games(conn, guild_id, player, kinds) + adding
+            if seats > limits.live_games_per_member:
                 if player == actor or (actor is None and len(players) == 1):
                     raise LimitReached("limits.live_games", limit=limits.live_games_per_member)
                 raise LimitReached(
