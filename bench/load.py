@@ -272,7 +272,9 @@ class BotProcess:
             *(["--profile", profile] if profile else []),
             *(["--timer-log", str(timer_log)] if timer_log else []),
             *(["--tracemalloc"] if traced else []),
-            *(["--cogs", f"cogs.{game}"] if game != "papayoo" else []),
+            # /config too: the load's owner raises the server's limit of open tables.
+            "--cogs",
+            f"cogs.{game},cogs.config",
             *(["--freeze"] if "freeze_startup" in (root / "bot" / "client.py").read_text() else []),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
@@ -378,12 +380,18 @@ class Load:
 
     def build(self) -> None:
         count = self.args.processes
+        self.owner = self.fake.add_user("owner")
         guilds = [
-            self.fake.add_guild(f"Office {s}", shard=(s, count)) if count > 1 else None
+            self.fake.add_guild(f"Office {s}", shard=(s, count), owner=self.owner)
+            if count > 1
+            else None
             for s in range(count)
         ]
         if count == 1:
-            guilds = [self.fake.add_guild("Office")]
+            guilds = [self.fake.add_guild("Office", owner=self.owner)]
+        for office in guilds:
+            assert office is not None
+            self.fake.add_member(office, self.owner)
         for i in range(self.args.tables):
             guild = guilds[i % count]
             assert guild is not None
@@ -439,6 +447,25 @@ class Load:
             and "busy" in result.text.lower()
             and table.channel.id not in self.timeline.posted
         )
+
+    async def allow_every_table(self) -> None:
+        """Every table of the load is opened at once in a few servers: their owner raises
+        the server's limit of open tables (``/config limits``) above the load's. A bot
+        without that command (``--bot-root`` on older code) has no such limit."""
+        done: set[int] = set()
+        for table in self.tables:
+            guild = table.channel.guild
+            if guild is None or guild.id in done:
+                continue
+            done.add(guild.id)
+            options = {"lobbies-per-server": min(max(len(self.tables), 1), 5000)}
+            try:
+                said = await self.fake.slash(self.owner, table.channel, "config limits", options)
+            except (LookupError, ValueError, PermissionError) as err:
+                print(f"  (no /config limits: {err})", file=sys.stderr)
+                continue
+            if not said.ephemeral or "**" not in said.text:
+                print(f"  (/config limits answered {said.text!r})", file=sys.stderr)
 
     async def rush_phase(self, tables: list[TableRun]) -> float:
         began = time.monotonic()
@@ -1082,6 +1109,7 @@ async def run_on(args: argparse.Namespace, url: str | None, server: Any = None) 
         try:
             # One table first, so that the base counts what any game loads once (modules,
             # caches); then the rush of the others.
+            await load.allow_every_table()
             await load.rush_phase(load.tables[:1])
             base = await stats_all("gc")
             if args.memory:

@@ -25,6 +25,7 @@ from pathlib import Path
 from bench._latency import summary
 from bot.client import GamenightBot
 from bot.clock import FakeClock
+from bot.limits import RateLimiter
 from bot.settings import Settings
 from tests.cogs.test_spaye import FULL_DAY_FINAL, FULL_DAY_ROUNDS
 from tests.cogs.test_spaye_support import COGS, SpayeDriver, rounds_table
@@ -79,6 +80,7 @@ async def run(days: int) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             clock = FakeClock(datetime(2025, 3, 3, 9, 0, tzinfo=UTC))
             bot = GamenightBot(Settings(database_path=Path(tmp) / "bench.sqlite3"), clock, COGS)
+            bot.actions.limiter = RateLimiter({})  # one member at machine speed: no rate
             guild = fake.add_guild("Office")
             channel = fake.add_text_channel(guild, "general")
             users = [fake.add_user(name) for name in ("Ana", "Bob", "Cid", "Dan")]

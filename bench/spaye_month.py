@@ -27,6 +27,7 @@ from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.engine import SYSTEM
 from bot.engine.spaye import SpayeGame
+from bot.limits import RateLimiter
 from bot.settings import Settings
 from cogs.spaye._opening import day_meta
 from cogs.spaye._picture import month_picture
@@ -98,6 +99,7 @@ async def board(asks: int) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             clock = FakeClock(datetime(2025, 3, 28, 9, 0, tzinfo=UTC))
             bot = GamenightBot(Settings(database_path=Path(tmp) / "bench.sqlite3"), clock, COGS)
+            bot.actions.limiter = RateLimiter({})  # one member at machine speed: no rate
             guild = fake.add_guild("Office")
             channel = fake.add_text_channel(guild, "general")
             viewer = fake.add_user("Ana")

@@ -53,6 +53,7 @@ from bot.fakediscord import FakeDiscord, InteractionResult
 from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser, MessageVersion
 from bot.fakediscord.ratelimits import Limits
 from bot.i18n import t
+from bot.limits import RateLimiter
 from bot.seated import SeatedCog
 from bot.seated.controls import stamp
 from bot.settings import Settings
@@ -574,11 +575,13 @@ def report(game: Game, mark: int, out: Path, art: bool) -> None:
 
 
 async def new_bot(db: Path, cogs: list[str], art: bool) -> GamenightBot:
-    return GamenightBot(
+    bot = GamenightBot(
         Settings(database_path=db, card_emojis=art),
         FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC)),
         cogs,
     )
+    bot.actions.limiter = RateLimiter({})  # its members play at machine speed: no rate
+    return bot
 
 
 async def emojis_ready(gamebot: GamenightBot, art: bool) -> None:

@@ -11,7 +11,9 @@ What a cog gets from ``self.bot`` (a :class:`GamenightBot`):
                    ``runs``
 ``bot.timers``     durable timers and periodic jobs (:class:`bot.timers.TimerService`)
 ``bot.private``    DMs with a fallback and "Show my hand" (:class:`bot.private.PrivateMessenger`)
-``bot.actions``    routes persistent game buttons to their cog (:class:`bot.ui.ActionRouter`)
+``bot.actions``    routes persistent game buttons to their cog (:class:`bot.ui.ActionRouter`);
+                   ``bot.actions.limiter`` holds commands and clicks per member
+                   (:mod:`bot.limits`)
 ``bot.budget``     the REST budget every bot-token call waits in (:class:`bot.budget.RestBudget`)
 =================  ===========================================================================
 
@@ -48,11 +50,20 @@ from bot.clock import Clock, SystemClock
 from bot.emojis import CardEmojis
 from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
+from bot.limits import COMMANDS
 from bot.private import HandButton, PrivateMessenger
 from bot.settings import Settings
 from bot.storage import Database, GuildSettings, Store, make_database
 from bot.timers import TimerService, new_owner
-from bot.ui import ActionRouter, GameButton, GameSelect, Press, acknowledged, report_error
+from bot.ui import (
+    ActionRouter,
+    GameButton,
+    GameSelect,
+    Press,
+    acknowledged,
+    reply_error,
+    report_error,
+)
 
 __all__ = ["INTENTS", "GamenightBot", "GamenightTree", "ShardedGamenightBot"]
 
@@ -148,12 +159,25 @@ def sweep_buckets_sparingly(
 class GamenightTree(app_commands.CommandTree["GamenightBot"]):
     """Acknowledges every slash command in time (:func:`bot.ui.acknowledged`: deferred when
     its answer is slow, e.g. while the database is away) and answers every failed one: a
-    clear refusal or a generic error, always logged."""
+    clear refusal or a generic error, always logged. Holds a member to
+    :data:`bot.limits.COMMANDS`' rate (a private refusal naming it)."""
 
     async def _call(self, interaction: discord.Interaction[GamenightBot]) -> None:
         # The one place every application command (its checks included) runs through.
         async with acknowledged(interaction):
             await super()._call(interaction)
+
+    async def interaction_check(self, interaction: discord.Interaction[GamenightBot], /) -> bool:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True  # suggestions while typing: nothing is done
+        rule = self.client.actions.limiter.allow(interaction.user.id, COMMANDS)
+        if rule is None:
+            return True
+        log.info("command refused: too fast", extra={"user_id": interaction.user.id})
+        await reply_error(
+            interaction, "limits.too_fast_commands", count=rule.count, seconds=f"{rule.seconds:g}"
+        )
+        return False
 
     async def on_error(
         self, interaction: discord.Interaction[GamenightBot], error: app_commands.AppCommandError

@@ -50,6 +50,7 @@ from discord.webhook.async_ import async_context
 
 from bot.engine import IllegalAction
 from bot.i18n import Lang, has_key, locale_for_user, normalize_locale, t
+from bot.limits import CLICKS, MOVES, RateLimiter, RateRule
 from bot.present import refusal
 from bot.storage import DatabaseLost, GameNotFound
 from bot.text import clip
@@ -117,16 +118,20 @@ GAME_ID_MAX: Final = 2**63 - 1
 
 
 class ActionRouter:
-    """Which handler answers the buttons of each game kind (``bot.actions``).
+    """Which handler answers the buttons of each game kind (``bot.actions``), and how fast a
+    member may click them (:attr:`limiter`, shared with the command tree).
 
     Before a handler runs, the press passes :meth:`check`: the :attr:`guard` the bot set
     (the game belongs to the server it was clicked in; in a DM, the clicker plays in it),
     for every kind whose ``game_id`` names a game (``games=True``, the default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limiter: RateLimiter | None = None) -> None:
         self._handlers: dict[tuple[str, str | None], ActionHandler] = {}
         self._not_games: set[tuple[str, str | None]] = set()
         self.guard: PressGuard | None = None
+        self._moves: set[str] = set()
+        self.limiter = RateLimiter() if limiter is None else limiter
+        """Interactions per member in a few seconds (:mod:`bot.limits`)."""
 
     def register(
         self,
@@ -135,9 +140,11 @@ class ActionRouter:
         *,
         action: str | None = None,
         games: bool = True,
+        moves: bool = False,
     ) -> None:
         """Route ``kind``'s presses (only ``action`` ones if given) to ``handler``;
-        ``games=False``: its custom ids' number is no game's id (a page number)."""
+        ``games=False``: its custom ids' number is no game's id (a page number). ``moves``:
+        they are a game's moves, never held by the clicks' rate limit."""
         if not _NAME.match(kind) or kind == "hand":
             raise ValueError(f"bad game kind for buttons: {kind!r}")
         self._handlers[(kind, action)] = handler
@@ -145,12 +152,19 @@ class ActionRouter:
             self._not_games.discard((kind, action))
         else:
             self._not_games.add((kind, action))
+        if moves:
+            self._moves.add(kind)
 
     def unregister(self, kind: str) -> None:
         """Forget every handler of ``kind`` (in ``cog_unload``)."""
         for key in [k for k in self._handlers if k[0] == kind]:
             del self._handlers[key]
             self._not_games.discard(key)
+        self._moves.discard(kind)
+
+    def throttle(self, user_id: int, kind: str) -> RateRule | None:
+        """Count a click on ``kind``'s buttons: ``None``, or the rule it goes over."""
+        return self.limiter.allow(user_id, MOVES if kind in self._moves else CLICKS)
 
     def lookup(self, kind: str, action: str) -> ActionHandler | None:
         return self._handlers.get((kind, action)) or self._handlers.get((kind, None))
@@ -216,6 +230,13 @@ async def dispatch(interaction: discord.Interaction[Any], press: Press) -> None:
         if handler is None:
             log.warning("button without handler", extra={"kind": press.kind, "act": press.action})
             await reply_error(interaction, "errors.unknown_button")
+            return
+        rule = kit.actions.throttle(interaction.user.id, press.kind) if kit else None
+        if rule is not None:
+            log.info("click refused: too fast", extra={"kind": press.kind, "act": press.action})
+            await reply_error(
+                interaction, "limits.too_fast_clicks", count=rule.count, seconds=f"{rule.seconds:g}"
+            )
             return
         async with acknowledged(interaction):
             if kit is not None and not await kit.actions.check(interaction, press):

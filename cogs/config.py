@@ -35,6 +35,7 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from bot.i18n import Lang, locale_for_user, t
+from bot.limits import LIMIT_FIELDS, MemberLimits, member_limits, update_member_limits
 from bot.storage import SETTING_FIELDS, GuildSettings
 from bot.storage.models import is_known_timezone
 from bot.text import code
@@ -74,6 +75,14 @@ def describe(settings: GuildSettings, locale: Lang) -> dict[str, tuple[str, str]
         else t("config.value.locale_auto", locale, language=language),
     }
     return {field: (t(f"config.field.{field}", locale), values[field]) for field in SETTING_FIELDS}
+
+
+def describe_limits(limits: MemberLimits, locale: Lang) -> dict[str, tuple[str, str]]:
+    """``{field: (label, shown value)}`` of the server's limits (:mod:`bot.limits`)."""
+    return {
+        field: (t(f"config.field.{field}", locale), str(getattr(limits, field)))
+        for field in LIMIT_FIELDS
+    }
 
 
 def managers_only(interaction: discord.Interaction[Any]) -> bool:
@@ -162,6 +171,8 @@ class ConfigCog(commands.Cog, name="Config"):
         settings = await self.bot.guild_settings(interaction.guild)
         embed = discord.Embed(title=t("config.title", locale), colour=discord.Colour.blurple())
         fields = list(describe(settings, locale).values())
+        limits = await member_limits(self.bot.store, interaction.guild.id)
+        fields += describe_limits(limits, locale).values()
         for cog in list(self.bot.cogs.values()):
             if cog.qualified_name in self._games and isinstance(cog, GameSettings):
                 fields += await cog.config_fields(interaction.guild, locale)
@@ -204,6 +215,63 @@ class ConfigCog(commands.Cog, name="Config"):
         await self._save(
             interaction, "locale", None if language.value == "auto" else language.value
         )
+
+    @config.command(name="limits", description="What one member, channel and server may hold")
+    @app_commands.rename(
+        lobbies_per_member=_("lobbies-per-member"),
+        lobbies_per_channel=_("lobbies-per-channel"),
+        lobbies_per_server=_("lobbies-per-server"),
+        live_games_per_member=_("live-games-per-member"),
+    )
+    @app_commands.describe(
+        lobbies_per_member=_("Open tables one member may host at once (1 to 25, default 3)"),
+        lobbies_per_channel=_("Open tables in one channel at once (1 to 100, default 10)"),
+        lobbies_per_server=_("Open tables in the server at once (1 to 5000, default 50)"),
+        live_games_per_member=_(
+            "Games and open tables one member may sit in at once (1 to 25, default 5)"
+        ),
+    )
+    async def limits(
+        self,
+        interaction: discord.Interaction[Any],
+        lobbies_per_member: app_commands.Range[int, 1, 25] | None = None,
+        lobbies_per_channel: app_commands.Range[int, 1, 100] | None = None,
+        lobbies_per_server: app_commands.Range[int, 1, 5000] | None = None,
+        live_games_per_member: app_commands.Range[int, 1, 25] | None = None,
+    ) -> None:
+        """Change the limits given (the others stay); none given: show them."""
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        given = {
+            "lobbies_per_member": lobbies_per_member,
+            "lobbies_per_channel": lobbies_per_channel,
+            "lobbies_per_server": lobbies_per_server,
+            "live_games_per_member": live_games_per_member,
+        }
+        changes = {field: value for field, value in given.items() if value is not None}
+        try:
+            limits = (
+                await update_member_limits(self.bot.store, guild.id, changes)
+                if changes
+                else await member_limits(self.bot.store, guild.id)
+            )
+        except ValidationError as err:
+            reason = "; ".join(e["msg"] for e in err.errors())
+            await reply_error(interaction, "config.invalid", reason=reason)
+            return
+        shown = describe_limits(limits, locale)
+        lines = [
+            t(
+                "config.saved" if field in changes else "config.kept",
+                locale,
+                setting=label,
+                value=value,
+            )
+            for field, (label, value) in shown.items()
+        ]
+        await respond(interaction, "\n".join(lines), ephemeral=True)
 
 
 async def setup(bot: GamenightBot) -> None:

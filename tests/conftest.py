@@ -31,6 +31,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _member_rate_off_at_machine_speed(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tests type commands and click as fast as the machine goes, one member often doing
+    dozens in a second: the per-member rate of :mod:`bot.limits` would only refuse them.
+    Tests marked ``member_limits`` keep it (the open-lobby and live-game limits always hold)."""
+    if request.node.get_closest_marker("member_limits") is not None:
+        return
+    import bot.limits
+
+    monkeypatch.setattr(bot.limits, "DEFAULT_RULES", dict.fromkeys(bot.limits.DEFAULT_RULES))
+
+
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A started fake Discord with discord.py pointed at it.

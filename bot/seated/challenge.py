@@ -19,6 +19,7 @@ import discord
 
 from bot.engine.lobby import Lobby
 from bot.i18n import locale_for_user, t
+from bot.limits import LimitReached, member_limits
 from bot.present import mention
 from bot.seated.lobby import LobbyRoom
 from bot.seated.spec import LOBBY_KIND
@@ -54,6 +55,9 @@ class ChallengeRoom(LobbyRoom):
         if made is None:
             return
         lobby, kit = made
+        limits = await member_limits(self.bot.store, guild.id)
+        if not await self.lobby_allowed(interaction, limits, guild.id, channel_id, host, locale):
+            return
         public = (await self.bot.guild_settings(guild)).locale
         meta = {
             "locale": public,
@@ -64,7 +68,18 @@ class ChallengeRoom(LobbyRoom):
             "kit": kit,
         }
         games = self.bot.store.games
-        lobby_id = await games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
+        try:
+            lobby_id = await games.create(
+                LOBBY_KIND,
+                guild.id,
+                channel_id,
+                lobby,
+                meta,
+                in_tx=self.within_lobby_limits(limits, guild.id, channel_id, host),
+            )
+        except LimitReached as err:
+            await self.say(interaction, t(err.key, locale, **err.params))
+            return
         text = t(
             f"{self.kind}.challenge.text",
             public,
@@ -104,8 +119,8 @@ class ChallengeRoom(LobbyRoom):
         them and starts the game (as its host)."""
         locale = locale_for_user(interaction)
         user = str(interaction.user.id)
-        lobby = await self.bot.store.games.require(press.game_id)
-        if not lobby.is_active or not isinstance(lobby.game, Lobby):
+        lobby = await self.bot.store.games.get(press.game_id)
+        if lobby is None or not lobby.is_active or not isinstance(lobby.game, Lobby):
             await self.say(interaction, t(f"{self.kind}.challenge.closed", locale))
             return
         if user != lobby.meta.get("challenged"):
@@ -131,8 +146,17 @@ class ChallengeRoom(LobbyRoom):
                 view=GameView(),
             )
             return
-        await self.bot.store.games.act(
-            lobby.id, user, {"type": "join"}, meta_update={f"locale:{user}": locale}
-        )
+        limits = await member_limits(self.bot.store, lobby.guild_id)
+        try:
+            await self.bot.store.games.act(
+                lobby.id,
+                user,
+                {"type": "join"},
+                meta_update={f"locale:{user}": locale},
+                in_tx=self.joined_within_limit(limits, user),
+            )
+        except LimitReached as err:
+            await self.say(interaction, t(err.key, locale, **err.params))
+            return
         joined = await self.bot.store.games.require(lobby.id)
         await self._start(interaction, joined, public, locale, as_player=host)

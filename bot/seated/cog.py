@@ -52,6 +52,10 @@ from bot.seated.notices import TurnNotices
 from bot.seated.order import ArrivalOrder
 from bot.seated.spec import LOBBY_KIND, lobby_status, no_results
 from bot.seated.stats import StatsRoom
+from bot.timers import cron
+
+PURGE_MINUTE = 23
+"""Closed lobbies are purged every hour at this minute (UTC), and at start-up."""
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -94,12 +98,15 @@ class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom):
         games.register_kind(LOBBY_KIND, status=lobby_status, results=no_results)
         games.register_kind(self.kind, results=self.results)
         self.bot.actions.register(self.lobby_buttons, self.on_lobby_press)
-        self.bot.actions.register(self.kind, self.on_press)
+        self.bot.actions.register(self.kind, self.on_press, moves=True)
         self.bot.private.register_renderer(self.kind, self.render_hand, shown=self.hand_shown)
         self.bot.timers.register(self.turn_timer(), self.on_turn_timer)
         self.bot.timers.register(self.warn_timer(), self.on_warn_timer)
         self.bot.timers.register(self.lobby_timer(), self.on_lobby_timer)
         self.bot.timers.register(self.start_timer(), self.on_start_timer)
+        self.bot.timers.add_cron(
+            self.purge_job(), self.purge_lobbies, cron("UTC", minute=PURGE_MINUTE)
+        )
         self._spawn(self._resume())
 
     async def cog_unload(self) -> None:
@@ -108,6 +115,7 @@ class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom):
         self.bot.private.unregister_renderer(self.kind)
         for kind in (self.turn_timer(), self.warn_timer(), self.lobby_timer(), self.start_timer()):
             self.bot.timers.unregister(kind)
+        self.bot.timers.remove_cron(self.purge_job())
         for task in list(self._tasks):
             task.cancel()
         self.notices.close()

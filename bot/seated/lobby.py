@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import timedelta
 from typing import Any, Final
 
@@ -17,18 +17,27 @@ from bot.budget import Dropped, Priority, priority
 from bot.engine import SYSTEM, Game, IllegalAction, new_game
 from bot.engine.lobby import LEVELS
 from bot.i18n import Lang, has_key, locale_for_user, t
+from bot.limits import LimitReached, MemberLimits, member_limits
 from bot.present import mention
 from bot.seated.spec import LOBBY_KIND, TURN_SECONDS, TURN_SECONDS_RANGE
 from bot.seated.start import StartRoom
 from bot.storage import StoredGame
+from bot.storage.db import Tx
+from bot.storage.games import TxHook
+from bot.storage.limits import count_open_lobbies
 from bot.ui import GameButton, GameSelect, GameView, Press, auto_defer, respond, update_message
 
-__all__ = ["WAITING_POLL", "LobbyRoom"]
+__all__ = ["CLOSED_LOBBY_KEPT", "WAITING_POLL", "LobbyRoom"]
 
 log = logging.getLogger("gamenight.seated")
 
 WAITING_POLL: Final = 1.0
 """Seconds between two looks at the REST budget for lobbies waiting to start."""
+
+CLOSED_LOBBY_KEPT: Final = timedelta(hours=1)
+"""How long the row of a lobby closed without a game (cancelled, declined) stays: a late
+click on its message still finds it closed. The hourly purge deletes it then; an expired
+lobby goes at once (its message has no buttons left)."""
 
 
 class LobbyRoom(StartRoom):
@@ -48,6 +57,9 @@ class LobbyRoom(StartRoom):
         if made is None:
             return
         lobby, kit = made
+        limits = await member_limits(self.bot.store, guild.id)
+        if not await self.lobby_allowed(interaction, limits, guild.id, channel_id, host, locale):
+            return
         async with auto_defer(interaction, thinking=True):
             public = (await self.bot.guild_settings(guild)).locale
             meta = {
@@ -57,7 +69,18 @@ class LobbyRoom(StartRoom):
                 "kit": kit,
             }
             games = self.bot.store.games
-            lobby_id = await games.create(LOBBY_KIND, guild.id, channel_id, lobby, meta)
+            try:
+                lobby_id = await games.create(
+                    LOBBY_KIND,
+                    guild.id,
+                    channel_id,
+                    lobby,
+                    meta,
+                    in_tx=self.within_lobby_limits(limits, guild.id, channel_id, host),
+                )
+            except LimitReached as err:
+                await self.say(interaction, t(err.key, locale, **err.params))
+                return
             stored = await games.require(lobby_id)
             message = await respond(
                 interaction,
@@ -98,6 +121,48 @@ class LobbyRoom(StartRoom):
             await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
             return None
         return lobby, kit
+
+    def within_lobby_limits(
+        self, limits: MemberLimits, guild_id: int, channel_id: int, host: str
+    ) -> Callable[[Tx, int | None], Awaitable[None]]:
+        """The check of a new lobby, run in its transaction once its row is written (so it
+        counts itself): open lobbies of the host, the channel and the server, and the live
+        games the host sits in. :class:`LimitReached` rolls the lobby back. (Two lobbies
+        opened at once are counted one after the other: see :mod:`bot.storage.limits`.)"""
+
+        async def check(conn: Tx, lobby_id: int | None = None) -> None:
+            new = 1 if lobby_id is None else 0  # before the row is written: count it too
+            now = await count_open_lobbies(conn, guild_id, channel_id, host)
+            if now.member + new > limits.lobbies_per_member:
+                raise LimitReached("limits.lobbies_member", limit=limits.lobbies_per_member)
+            if now.channel + new > limits.lobbies_per_channel:
+                raise LimitReached("limits.lobbies_channel", limit=limits.lobbies_per_channel)
+            if now.server + new > limits.lobbies_per_server:
+                raise LimitReached("limits.lobbies_server", limit=limits.lobbies_per_server)
+            await self.within_live_limit(conn, limits, guild_id, [host], adding=new)
+
+        return check
+
+    async def lobby_allowed(
+        self,
+        interaction: discord.Interaction[Any],
+        limits: MemberLimits,
+        guild_id: int,
+        channel_id: int,
+        host: str,
+        locale: Lang,
+    ) -> bool:
+        """The limits of a new lobby read before anything is written (a refusal is then
+        private at once, before any deferral); the same check runs again in the lobby's
+        transaction, which alone decides when two arrive together."""
+        check = self.within_lobby_limits(limits, guild_id, channel_id, host)
+        try:
+            async with self.bot.db.read() as conn:
+                await check(conn, None)
+        except LimitReached as err:
+            await self.say(interaction, t(err.key, locale, **err.params))
+            return False
+        return True
 
     def check_turn(self, values: Mapping[str, Any], locale: Lang) -> str | None:
         """The kit's check of the turn timer (:func:`bot.seated.spec.turn_option`): 0 (off)
@@ -200,8 +265,8 @@ class LobbyRoom(StartRoom):
     async def on_lobby_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
         locale = locale_for_user(interaction)
         user = str(interaction.user.id)
-        stored = await self.bot.store.games.require(press.game_id)
-        if not stored.is_active:
+        stored = await self.bot.store.games.get(press.game_id)
+        if stored is None or not stored.is_active:  # gone: an expired lobby is deleted
             await self.say(interaction, t("lobby.closed", locale))
             return
         public = self.public_locale(stored)
@@ -222,13 +287,21 @@ class LobbyRoom(StartRoom):
             if press.action == "join"
             else None
         )
+        in_tx: TxHook = self._lobby_closed
+        if press.action == "join":
+            in_tx = self.joined_within_limit(
+                await member_limits(self.bot.store, stored.guild_id), user
+            )
         async with auto_defer(interaction):
             try:
                 lobby, _ = await self.bot.store.games.act(
-                    stored.id, user, action, meta_update=meta, in_tx=self._lobby_closed
+                    stored.id, user, action, meta_update=meta, in_tx=in_tx
                 )
             except IllegalAction as err:
                 await self.say(interaction, self.lobby_refusal(err, locale))
+                return
+            except LimitReached as err:
+                await self.say(interaction, t(err.key, locale, **err.params))
                 return
             if press.action == "join":
                 self._spawn(self._open_dm(user))  # the start then sends the hand at once
@@ -296,3 +369,18 @@ class LobbyRoom(StartRoom):
                 )
         except discord.HTTPException:
             log.warning("could not close an expired lobby", extra={"game_id": lobby_id})
+        # Its message says so and has no buttons left: the row and its timers are not needed.
+        await self.bot.store.games.delete_lobby(lobby_id)
+        log.info("an abandoned lobby expired", extra={"game_id": lobby_id})
+
+    def purge_job(self) -> str:
+        return f"{self.kind}.purge_lobbies"
+
+    async def purge_lobbies(self) -> None:
+        """The hourly job (and at start-up): delete the rows of lobbies closed without a
+        game more than :data:`CLOSED_LOBBY_KEPT` ago, and their timers."""
+        gone = await self.bot.store.games.purge_closed_lobbies(
+            self.bot.clock.now() - CLOSED_LOBBY_KEPT
+        )
+        if gone:
+            log.info("closed lobbies purged", extra={"count": gone})

@@ -24,10 +24,15 @@ from bot.budget import Priority, priority
 from bot.engine import Event, IllegalAction, new_game
 from bot.engine.lobby import Lobby, is_computer
 from bot.i18n import LOCALES, Lang, has_key, t
+from bot.limits import LimitReached, MemberLimits, member_limits
 from bot.present import mention
 from bot.private import DMS_CLOSED
 from bot.seated.publish import PublishRoom
+from bot.seated.spec import LOBBY_KIND
 from bot.storage import StoredGame
+from bot.storage.db import Tx
+from bot.storage.games import TxHook
+from bot.storage.limits import count_live_games
 from bot.ui import (
     GameView,
     auto_defer,
@@ -55,6 +60,53 @@ class StartRoom(PublishRoom):
         if not lobby.is_active:
             await self.bot.timers.cancel(self.lobby_key(lobby.id))
 
+    # -- limits (bot.limits) ------------------------------------------------------------------
+
+    def seated_kinds(self) -> list[str]:
+        """Where a member sits: lobbies and every seated game loaded in this bot."""
+        kinds = {LOBBY_KIND, self.kind}
+        kinds.update(cog.kind for cog in self.bot.cogs.values() if isinstance(cog, StartRoom))
+        return sorted(kinds)
+
+    async def within_live_limit(
+        self,
+        conn: Tx,
+        limits: MemberLimits,
+        guild_id: int,
+        players: list[str],
+        actor: str | None = None,
+        *,
+        adding: int = 0,
+    ) -> None:
+        """In a transaction that seats ``players`` (its rows written; ``adding``: seats not
+        written yet): each human sits in at most ``live_games_per_member`` live games and
+        open lobbies of the server, else :class:`LimitReached` (naming the player, unless
+        it is ``actor`` or alone)."""
+        kinds = self.seated_kinds()
+        for player in players:
+            if is_computer(player):
+                continue
+            seats = await count_live_games(conn, guild_id, player, kinds) + adding
+            if seats > limits.live_games_per_member:
+                if player == actor or (actor is None and len(players) == 1):
+                    raise LimitReached("limits.live_games", limit=limits.live_games_per_member)
+                raise LimitReached(
+                    "limits.live_games_player",
+                    player=mention(player),
+                    limit=limits.live_games_per_member,
+                )
+
+    def joined_within_limit(self, limits: MemberLimits, user: str) -> TxHook:
+        """The ``in_tx`` of a join: the member now sits in one more lobby; past the limit,
+        :class:`LimitReached` takes the join back."""
+
+        async def check(lobby: StoredGame, events: list[Event]) -> None:
+            await self._lobby_closed(lobby, events)
+            async with self.bot.db.transaction() as conn:
+                await self.within_live_limit(conn, limits, lobby.guild_id, [user], user)
+
+        return check
+
     async def _start(
         self,
         interaction: discord.Interaction[Any],
@@ -69,6 +121,8 @@ class StartRoom(PublishRoom):
         it (the host, when a challenged colleague's Accept starts the game)."""
         created: dict[str, StoredGame] = {}
         table_id = interaction.message.id if interaction.message is not None else None
+        limits = await member_limits(self.bot.store, lobby.guild_id)
+        starter = as_player or str(interaction.user.id)
 
         async def create(started: StoredGame, events: list[Event]) -> None:
             table = started.game
@@ -92,8 +146,20 @@ class StartRoom(PublishRoom):
                 "posted": False,
                 **kit,
             }
+
+            async def seats_within_limit(conn: Tx, game_id: int) -> None:
+                # The lobby closed in this transaction: each player's new game replaces it.
+                await self.within_live_limit(
+                    conn, limits, started.guild_id, list(table.players), starter
+                )
+
             game_id = await self.bot.store.games.create(
-                self.kind, started.guild_id, started.channel_id, game, meta
+                self.kind,
+                started.guild_id,
+                started.channel_id,
+                game,
+                meta,
+                in_tx=seats_within_limit,
             )
             new = await self.bot.store.games.require(game_id)
             await self._arm(new, [], None)
@@ -105,14 +171,12 @@ class StartRoom(PublishRoom):
 
         async with auto_defer(interaction):
             try:
-                await self.bot.store.games.act(
-                    lobby.id,
-                    as_player or str(interaction.user.id),
-                    {"type": "start"},
-                    in_tx=create,
-                )
+                await self.bot.store.games.act(lobby.id, starter, {"type": "start"}, in_tx=create)
             except IllegalAction as err:
                 await self.say(interaction, self.lobby_refusal(err, locale))
+                return
+            except LimitReached as err:
+                await self.say(interaction, t(err.key, locale, **err.params))
                 return
             stored = created["game"]
             self._opening(stored)

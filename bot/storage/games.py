@@ -39,14 +39,17 @@ import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any, TypeAlias
 
 from bot.clock import Clock, from_iso, to_iso
 from bot.engine import Event, Game, IllegalAction, load_game
 from bot.storage.db import Database, DatabaseLost, Tx
+from bot.storage.limits import delete_lobby, purge_closed_lobbies
 from bot.storage.models import ActOutcome, GameStatus, PlayerResult, StoredGame
 
 __all__ = [
+    "CreateHook",
     "GameClosed",
     "GameNotFound",
     "GameStore",
@@ -68,6 +71,9 @@ ResultsFn: TypeAlias = Callable[[StoredGame], list[PlayerResult]]
 """Turns a game that just finished into its ``game_results`` lines."""
 TxHook: TypeAlias = Callable[[StoredGame, list[Event]], Awaitable[None]]
 """Extra writes run inside ``act``'s transaction (after the save, before the commit)."""
+CreateHook: TypeAlias = Callable[[Tx, int], Awaitable[None]]
+"""Checks run inside ``create``'s transaction once the row is written (``conn``, its id):
+raising there (e.g. a limit reached) rolls the new row back."""
 Guard: TypeAlias = Callable[[StoredGame], None]
 """A precondition checked under the game's lock before the move: raise ``IllegalAction``
 (e.g. the button was made for a decision that is gone) and nothing is applied."""
@@ -475,10 +481,14 @@ class GameStore:
         channel_id: int,
         game: Game,
         meta: Mapping[str, Any] | None = None,
+        *,
+        in_tx: CreateHook | None = None,
     ) -> int:
-        """Store a new game (version 1); returns its id."""
+        """Store a new game (version 1); returns its id. ``in_tx``: checks run in the same
+        transaction after the row is written (a limit counted with the new row in it);
+        whatever they raise rolls the row back and propagates."""
         async with self._db.transaction() as conn:
-            return await insert_game(
+            game_id = await insert_game(
                 conn,
                 kind=kind,
                 guild_id=guild_id,
@@ -487,6 +497,22 @@ class GameStore:
                 meta=meta or {},
                 now=to_iso(self._clock.now()),
             )
+            if in_tx is not None:
+                await in_tx(conn, game_id)
+            return game_id
+
+    async def delete_lobby(self, lobby_id: int) -> None:
+        """Delete a lobby that is no longer open (expired, cancelled) and its timers: an
+        abandoned lobby leaves no row behind. An open one is left as it is."""
+        async with self.lock(lobby_id):
+            async with self._db.transaction() as conn:
+                await delete_lobby(conn, lobby_id)
+            self._forget(lobby_id)
+
+    async def purge_closed_lobbies(self, before: datetime) -> int:
+        """Delete every lobby closed without a game (``voided``) last changed before
+        ``before``, with its timers; returns how many went."""
+        return await purge_closed_lobbies(self._db, before)
 
     async def act(
         self,

@@ -22,6 +22,9 @@ SPAYE_COMMANDS = {
     "spaye-opening",
 }
 
+BUILT_IN = {"show", "timezone", "language", "limits"}
+"""``/config``'s own subcommands (the server's settings and its limits)."""
+
 
 def config_subcommands(bot: GamenightBot) -> set[str]:
     group = bot.tree.get_command("config")
@@ -35,7 +38,7 @@ async def test_spaye_adds_its_settings_to_config_in_any_load_order(
 ) -> None:
     bot = make_bot(order)
     async with office.fake.run_client(bot):
-        assert config_subcommands(bot) == {"show", "timezone", "language"} | SPAYE_COMMANDS
+        assert config_subcommands(bot) == BUILT_IN | SPAYE_COMMANDS
         payload = await bot.tree.get_command("config").get_translated_payload(  # type: ignore[union-attr]
             bot.tree, GamenightTranslator()
         )
@@ -43,7 +46,7 @@ async def test_spaye_adds_its_settings_to_config_in_any_load_order(
         assert french["closing-time"] == "heure-cloture"
         assert french["spaye-reminder"] == "spaye-rappel"
         await bot.unload_extension("cogs.spaye")
-        assert config_subcommands(bot) == {"show", "timezone", "language"}
+        assert config_subcommands(bot) == BUILT_IN
 
 
 async def test_spaye_settings_through_config(office: Office, make_bot: MakeBot) -> None:
