@@ -41,40 +41,49 @@ function zone() {
   return (state.clock && state.clock.zone) || "UTC";
 }
 
-function fmt(date, options) {
+// Discord draws a timestamp (<t:…:X>) on the reader's side, in the reader's language: the
+// same message reads "in 46 seconds" for one colleague and "dans 46 secondes" for another.
+// ``locale`` is the colleague's (undefined: the browser's, for the page's own clock).
+function fmt(date, options, locale) {
   try {
-    return new Intl.DateTimeFormat(undefined, { timeZone: zone(), ...options }).format(date);
+    return new Intl.DateTimeFormat(locale, { timeZone: zone(), ...options }).format(date);
   } catch (err) {
     return date.toISOString();
   }
 }
 
-function relative(date) {
+const RELATIVE_UNITS = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60]];
+
+function relative(date, locale) {
   const secs = Math.round((date - sandboxNow()) / 1000);
-  const abs = Math.abs(secs);
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-  if (abs < 60) return rtf.format(secs, "second");
-  if (abs < 3600) return rtf.format(Math.round(secs / 60), "minute");
-  if (abs < 86400) return rtf.format(Math.round(secs / 3600), "hour");
-  return rtf.format(Math.round(secs / 86400), "day");
+  let rtf;
+  try {
+    rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  } catch (err) {
+    rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  }
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (Math.abs(secs) >= size) return rtf.format(Math.round(secs / size), unit);
+  }
+  return rtf.format(secs, "second");
 }
 
-function formatTimes(root, onlyRelative = false) {
+const TIME_STYLES = {
+  t: { timeStyle: "short" },
+  T: { timeStyle: "medium" },
+  d: { year: "numeric", month: "2-digit", day: "2-digit" },
+  D: { dateStyle: "long" },
+  f: { dateStyle: "long", timeStyle: "short" },
+  F: { dateStyle: "full", timeStyle: "short" },
+};
+
+function formatTimes(root, locale, onlyRelative = false) {
   for (const node of root.querySelectorAll(onlyRelative ? "time.ts[data-style=R]" : "time.ts")) {
     const date = new Date(node.getAttribute("datetime"));
     if (isNaN(date)) continue;
     const style = node.dataset.style || "f";
-    const text = {
-      t: () => fmt(date, { hour: "2-digit", minute: "2-digit" }),
-      T: () => fmt(date, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
-      d: () => fmt(date, { dateStyle: "short" }),
-      D: () => fmt(date, { dateStyle: "long" }),
-      f: () => fmt(date, { dateStyle: "long", timeStyle: "short" }),
-      F: () => fmt(date, { dateStyle: "full", timeStyle: "short" }),
-      R: () => relative(date),
-    }[style] || (() => date.toISOString());
-    node.textContent = text();
-    node.title = fmt(date, { dateStyle: "full", timeStyle: "medium" });
+    node.textContent = style === "R" ? relative(date, locale) : fmt(date, TIME_STYLES[style] || TIME_STYLES.f, locale);
+    node.title = fmt(date, { dateStyle: "full", timeStyle: "medium" }, locale);
   }
 }
 
@@ -204,12 +213,30 @@ class View {
     if (frame.t === "batch") return frame.items.forEach((item) => this.apply(item));
     if (frame.t === "clock") return setClock(frame.clock);
     if (frame.t === "play") return showPlay(frame);
+    if (frame.t === "locale") return this.setLocale(frame.locale, frame.commands);
     if (frame.t === "users") {
-      const before = this.me && this.me.locale;
       state.users = frame.users;
       renderUserPickers();
-      if (this.me && before && this.me.locale !== before) this.switchTo(this.userId);
     }
+  }
+
+  // The colleague's language changed (here or in another view of them): the command list
+  // and the times follow at once; the messages stay as the bot wrote them.
+  setLocale(locale, commands) {
+    this.locale = locale;
+    this.root.dataset.locale = locale;
+    this.commands = commands;
+    formatTimes(this.messages, locale);
+    if (this.command) {
+      const same = this.menu().find((c) => c.path === this.command.path);
+      const values = this.optionValues();
+      if (same) {
+        this.pick(same.path);
+        for (const input of this.root.querySelectorAll(".cmd-options .opt-input")) {
+          if (values[input.name] !== undefined) input.value = values[input.name];
+        }
+      } else this.clearCommand();
+    } else if (!this.root.querySelector(".suggest").hidden) this.suggest(true);
   }
 
   hello(frame) {
@@ -220,6 +247,8 @@ class View {
     this.commands = frame.commands;
     this.roles = frame.roles;
     this.locales = frame.locales;
+    this.locale = frame.locale;
+    this.root.dataset.locale = frame.locale;
     this.messages.replaceChildren();
     for (const ch of this.channels) {
       const list = el("div", { class: "channel-messages", "data-channel": ch.id });
@@ -250,7 +279,7 @@ class View {
     const tpl = document.createElement("template");
     tpl.innerHTML = item.html;
     const node = tpl.content.firstElementChild;
-    formatTimes(node);
+    formatTimes(node, this.locale);
     const old = list.querySelector(`#m-${item.id}`);
     const stick = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < 80;
     if (old) {
@@ -674,7 +703,7 @@ async function start() {
   });
   setInterval(() => {
     showClock();
-    for (const view of state.views) formatTimes(view.messages, true);
+    for (const view of state.views) formatTimes(view.messages, view.locale, true);
   }, 1000);
 }
 
