@@ -87,6 +87,50 @@ function formatTimes(root, locale, onlyRelative = false) {
   }
 }
 
+// -- Unicode emojis without a colour emoji font -----------------------------------------------
+// The server marks every Unicode emoji (<span class="emoji-char" title=":name:">); one that no
+// font of this machine can draw would be an empty box, so it shows its short name instead
+// (":stopwatch:"). Whether a character is drawn is seen on a canvas: its picture is the
+// same as that of a character no font has.
+
+const glyphs = new Map();
+let glyphCanvas = null;
+
+function glyphPicture(text) {
+  if (!glyphCanvas) {
+    glyphCanvas = document.createElement("canvas");
+    glyphCanvas.width = 48;
+    glyphCanvas.height = 32;
+  }
+  const ctx = glyphCanvas.getContext("2d", { willReadFrequently: true });
+  ctx.clearRect(0, 0, glyphCanvas.width, glyphCanvas.height);
+  ctx.font = `24px ${getComputedStyle(document.documentElement).fontFamily}`;
+  ctx.textBaseline = "top";
+  ctx.fillStyle = "#000";
+  ctx.fillText(text, 4, 2);
+  return Array.from(ctx.getImageData(0, 0, glyphCanvas.width, glyphCanvas.height).data).join(",");
+}
+
+let noGlyph = null;
+
+function drawable(text) {
+  if (noGlyph === null) noGlyph = glyphPicture("\u{10fffd}"); // private use: no font draws it
+  // Joiners, variation selectors and skin tones change a picture, never draw one.
+  const points = Array.from(text).filter((c) => !/[\u200d\ufe0e\ufe0f\u20e3\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u.test(c));
+  return points.every((c) => {
+    if (!glyphs.has(c)) glyphs.set(c, glyphPicture(c) !== noGlyph);
+    return glyphs.get(c);
+  });
+}
+
+function emojiText(root) {
+  for (const span of root.querySelectorAll("span.emoji-char[title]")) {
+    if (span.classList.contains("as-text") || drawable(span.textContent)) continue;
+    span.textContent = span.title;
+    span.classList.add("as-text");
+  }
+}
+
 function showClock() {
   if (!state.clock) return;
   const now = sandboxNow();
@@ -280,6 +324,7 @@ class View {
     tpl.innerHTML = item.html;
     const node = tpl.content.firstElementChild;
     formatTimes(node, this.locale);
+    emojiText(node);
     const old = list.querySelector(`#m-${item.id}`);
     const stick = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < 80;
     if (old) {
@@ -373,6 +418,7 @@ class View {
     const dialog = this.root.querySelector(".modal-dialog");
     dialog.innerHTML = html;
     const form = dialog.querySelector("form.modal");
+    emojiText(form);
     for (const s of form.querySelectorAll(".select")) s.classList.add("open");
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
