@@ -16,6 +16,7 @@ Interactive elements carry ``data-*`` attributes the page's script acts on:
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -558,6 +559,20 @@ def _emoji_name(char: str) -> str:
     return name if name != char else ""
 
 
+def _wrap_emoji(char: str, _data: Mapping[str, Any]) -> str:
+    name = _emoji_name(char)
+    if not name:
+        return char
+    return f'<span class="emoji-char" title="{esc(name)}">{char}</span>'
+
+
+@functools.lru_cache(maxsize=4096)
+def _marked_text(part: str) -> str:
+    """One piece of text between tags, its emojis marked (the same pieces come back for
+    every view and every redraw of a table: a card, a name, a line of the board)."""
+    return emoji_data.replace_emoji(part, replace=_wrap_emoji)
+
+
 def mark_emojis(markup: str) -> str:
     """Every Unicode emoji in the text of ``markup`` (HTML made by this module) wrapped in
     ``<span class="emoji-char" title=":name:">``: its short name on hover, as on Discord,
@@ -572,21 +587,18 @@ def mark_emojis(markup: str) -> str:
     verbatim = 0
     last = 0
 
-    def wrap(char: str, _data: Mapping[str, Any]) -> str:
-        name = _emoji_name(char)
-        if not name:
-            return char
-        return f'<span class="emoji-char" title="{esc(name)}">{char}</span>'
+    def text(part: str) -> str:
+        if verbatim or part.isascii():  # most text is; no emoji is
+            return part
+        return _marked_text(part)
 
     for m in _TAG.finditer(markup):
-        text = markup[last : m.start()]
-        out.append(emoji_data.replace_emoji(text, replace=wrap) if text and not verbatim else text)
+        out.append(text(markup[last : m.start()]))
         out.append(m[0])
         if m[2].lower() in _VERBATIM:
             verbatim = max(0, verbatim + (-1 if m[1] else 1))
         last = m.end()
-    tail = markup[last:]
-    out.append(emoji_data.replace_emoji(tail, replace=wrap) if tail and not verbatim else tail)
+    out.append(text(markup[last:]))
     return "".join(out)
 
 
