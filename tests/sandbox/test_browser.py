@@ -186,8 +186,12 @@ async def test_moving_the_clock_past_closing_time_closes_the_day(
     assert not page.errors
 
 
-async def relative_times(article: Any) -> list[str]:
-    return [t.strip() for t in await article.locator("time.ts[data-style=R]").all_inner_texts()]
+async def times(article: Any) -> list[str]:
+    """The timestamps written in a message's text, as the page shows them."""
+    return [t.strip() for t in await article.locator(".content time.ts").all_inner_texts()]
+
+
+PI_DAY = 1773489600  # 2026-03-14 12:00 UTC: the 14th in all but the farthest time zones
 
 
 async def test_a_language_switch_reaches_the_view_side_by_side_and_times_read_in_it(
@@ -205,13 +209,15 @@ async def test_a_language_switch_reaches_the_view_side_by_side_and_times_read_in
             int((now + d).timestamp()) for d in (timedelta(hours=3), -timedelta(hours=2))
         )
         channel = sandbox.page.bot.get_channel(sandbox.page.fake.general().id)
-        sent = await channel.send(f"⏱ The bot plays <t:{soon}:R> (asked <t:{before}:R>) 7♥")
+        sent = await channel.send(
+            f"⏱ The bot plays <t:{soon}:R> (asked <t:{before}:R>, since <t:{PI_DAY}:D>) 7♥"
+        )
         articles = {}
         for name in ("Ana", "Bob"):
             general = await page.tab(name, "general")
             articles[name] = general.locator(f"#m-{sent.id}")
             await articles[name].wait_for()
-            assert await relative_times(articles[name]) == ["in 3 hours", "2 hours ago"]
+            assert await times(articles[name]) == ["in 3 hours", "2 hours ago", "March 14, 2026"]
         await articles["Bob"].evaluate("a => { a.dataset.kept = 'yes'; }")
 
         bob = page.view("Bob")
@@ -220,9 +226,10 @@ async def test_a_language_switch_reaches_the_view_side_by_side_and_times_read_in
             "sel => document.querySelector(sel).dataset.locale === 'fr'",
             arg=f'.view[data-user="{page.ids["Bob"]}"]',
         )
-        assert await relative_times(articles["Bob"]) == ["dans 3 heures", "il y a 2 heures"]
+        french = ["dans 3 heures", "il y a 2 heures", "14 mars 2026"]
+        assert await times(articles["Bob"]) == french
         assert await articles["Bob"].get_attribute("data-kept") == "yes"  # not drawn again
-        assert await relative_times(articles["Ana"]) == ["in 3 hours", "2 hours ago"]
+        assert await times(articles["Ana"]) == ["in 3 hours", "2 hours ago", "March 14, 2026"]
         for name, listed, absent in (("Bob", "/aide", "/help"), ("Ana", "/help", "/aide")):
             view = page.view(name)
             await view.get_by_role("textbox", name="Command").click()
