@@ -361,7 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     if not emoji_font():
         print(
             "bench.pictures: warning: no colour emoji font (apt-get install "
-            "fonts-noto-color-emoji): the bot's emojis (🤖, the sides' colours) show as boxes",
+            "fonts-noto-color-emoji): the bot's emojis (🤖, the sides' colours) show as their "
+            "names (:robot_face:)",
             file=sys.stderr,
         )
     with contextlib.redirect_stdout(io.StringIO()):  # the sandbox's own address line

@@ -6,8 +6,10 @@ Routes (all JSON but the page and its files):
 ``GET /``                  the page (``static/index.html``)
 ``GET /static/{file}``     its script and style sheet
 ``GET /ws?user=ID``        live view of one colleague: ``hello`` (colleagues, channels, the
-                           commands they may use, the clock), then ``msg`` / ``del`` for every
-                           message they may see, ``clock`` and ``users`` when those change
+                           commands they may use, their language, the clock), then ``msg`` /
+                           ``del`` for every message they may see, ``clock`` and ``users`` when
+                           those change, ``locale`` (their commands renamed) when their
+                           language does
 ``POST /api/act``          act as a colleague: ``slash``, ``click``, ``select``, ``modal``,
                            ``autocomplete``; answers ``{"ok": ...}`` or ``{"error": ...}``
 ``POST /api/clock``        move the sandbox clock forward (``{"to": "closing"}``...)
@@ -438,11 +440,17 @@ class SandboxPage:
             "locales": LOCALES,
             "channels": channels,
             "roles": [{"id": str(r.id), "name": r.name} for r in guild.roles[1:]],
-            "commands": {
-                "text": self._commands(user, guild.channels[0]),
-                "dm": self._commands(user, dm),
-            },
+            "locale": user.locale,
+            "commands": self._command_lists(user),
             "clock": await self._clock_json(),
+        }
+
+    def _command_lists(self, user: FakeUser) -> dict[str, list[dict[str, Any]]]:
+        """The commands ``user`` may use in the server's channels and in their DMs, named in
+        their language."""
+        return {
+            "text": self._commands(user, self.fake.office.channels[0]),
+            "dm": self._commands(user, self.fake.get_dm_channel(user)),
         }
 
     def on_change(self, batch: list[FakeMessage]) -> None:
@@ -756,4 +764,9 @@ class SandboxPage:
             user.dms_open = dms_open
         await self.store.save_world(self.fake)
         await self.broadcast({"t": "users", "users": self._users_json()})
+        if isinstance(locale, str):
+            # Every view of this colleague (side by side with others, or twice) takes the
+            # language at once: the command names and the times, its messages kept.
+            frame = {"t": "locale", "locale": locale, "commands": self._command_lists(user)}
+            await self._send(self.views.get(user.id, set()), frame)
         return web.json_response({"ok": True})

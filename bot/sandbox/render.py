@@ -10,11 +10,13 @@ Interactive elements carry ``data-*`` attributes the page's script acts on:
 - a button: ``data-action="click" data-custom-id=...`` (absent when disabled);
 - a select: ``<div class="select" data-custom-id data-min data-max>`` holding one input per
   option (``value`` = the option's value, or the id of a user / role / channel);
-- a modal: ``<form class="modal" data-custom-id>`` with named fields.
+- a modal: ``<form class="modal" data-custom-id>`` with named fields;
+- a Unicode emoji: ``<span class="emoji-char" title=":name:">`` (see :func:`mark_emojis`).
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -22,9 +24,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import emoji as emoji_data
+
 __all__ = [
     "RenderContext",
     "emoji_img",
+    "mark_emojis",
     "render_components",
     "render_embed",
     "render_markdown",
@@ -541,6 +546,62 @@ def _component_files(components: Sequence[Mapping[str, Any]]) -> set[str]:
     return used
 
 
+# -- Unicode emojis -------------------------------------------------------------------------
+
+_TAG = re.compile(r"<(/?)([a-zA-Z0-9]+)[^>]*>")
+_VERBATIM = frozenset({"code", "pre", "textarea"})
+"""Elements whose text is shown (or sent back) as it is: emojis there stay bare."""
+
+
+def _emoji_name(char: str) -> str:
+    """The short name of a Unicode emoji (``:stopwatch:``), as chat apps write one in text."""
+    name = emoji_data.demojize(char, language="alias")
+    return name if name != char else ""
+
+
+def _wrap_emoji(char: str, _data: Mapping[str, Any]) -> str:
+    name = _emoji_name(char)
+    if not name:
+        return char
+    return f'<span class="emoji-char" title="{esc(name)}">{char}</span>'
+
+
+@functools.lru_cache(maxsize=4096)
+def _marked_text(part: str) -> str:
+    """One piece of text between tags, its emojis marked (the same pieces come back for
+    every view and every redraw of a table: a card, a name, a line of the board)."""
+    return emoji_data.replace_emoji(part, replace=_wrap_emoji)
+
+
+def mark_emojis(markup: str) -> str:
+    """Every Unicode emoji in the text of ``markup`` (HTML made by this module) wrapped in
+    ``<span class="emoji-char" title=":name:">``: its short name on hover, as on Discord,
+    and the text the page shows instead of an empty box where no font of the machine draws
+    the emoji (no colour emoji font installed). Text inside code and form fields is left as
+    it is.
+
+    Only the text between tags is read: this module escapes every ``<`` of the content, and
+    a ``>`` inside an attribute is escaped too.
+    """
+    out: list[str] = []
+    verbatim = 0
+    last = 0
+
+    def text(part: str) -> str:
+        if verbatim or part.isascii():  # most text is; no emoji is
+            return part
+        return _marked_text(part)
+
+    for m in _TAG.finditer(markup):
+        out.append(text(markup[last : m.start()]))
+        out.append(m[0])
+        if m[2].lower() in _VERBATIM:
+            verbatim = max(0, verbatim + (-1 if m[1] else 1))
+        last = m.end()
+    out.append(text(markup[last:]))
+    return "".join(out)
+
+
 # -- messages and modals --------------------------------------------------------------------
 
 
@@ -596,7 +657,7 @@ def render_message(message: Mapping[str, Any], ctx: RenderContext) -> str:
             '<button type="button" class="link-button" data-action="dismiss">Dismiss message</button></div>'
         )
     mid = esc(message.get("id", ""))
-    return (
+    return mark_emojis(
         f'<article class="{" ".join(classes)}" id="m-{mid}" data-message-id="{mid}">'
         f'{reply}{_header(message, ctx)}<div class="msg-body">{"".join(body)}</div></article>'
     )
@@ -654,7 +715,7 @@ def _modal_component(comp: Mapping[str, Any], ctx: RenderContext) -> str:
 def render_modal(modal: Mapping[str, Any], ctx: RenderContext, interaction_id: int | str) -> str:
     """A modal the bot answered with (callback type 9) as a form the page shows as a dialog."""
     fields = "".join(_modal_component(c, ctx) for c in modal.get("components") or [])
-    return (
+    return mark_emojis(
         f'<form class="modal" data-custom-id="{esc(modal.get("custom_id", ""))}" '
         f'data-interaction-id="{esc(interaction_id)}">'
         f'<h2 class="modal-title">{esc(modal.get("title", ""))}</h2>{fields}'

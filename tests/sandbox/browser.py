@@ -38,9 +38,34 @@ def missing_browser() -> str | None:
     return None
 
 
+NO_COLOUR_EMOJI = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <selectfont>
+    <rejectfont>
+      <glob>*moji*</glob>
+      <glob>*ymbola*</glob>
+      <pattern><patelt name="color"><bool>true</bool></patelt></pattern>
+    </rejectfont>
+  </selectfont>
+</fontconfig>
+"""
+"""The machine's fonts but its emoji fonts (fontconfig's own configuration language)."""
+
+
+def without_emoji_fonts(folder: Path) -> dict[str, str]:
+    """The environment of a Chromium that has no emoji font, whatever the machine has: as a
+    colleague's machine without Debian's ``fonts-noto-color-emoji``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    conf = folder / "fonts.conf"
+    conf.write_text(NO_COLOUR_EMOJI, encoding="utf-8")
+    return {**os.environ, "FONTCONFIG_FILE": str(conf)}
+
+
 @contextlib.asynccontextmanager
-async def chromium(profile: Path) -> AsyncIterator[Any]:
-    """A headless Chromium context with a new, empty profile."""
+async def chromium(profile: Path, env: Mapping[str, str] | None = None) -> AsyncIterator[Any]:
+    """A headless Chromium context with a new, empty profile (``env``: its environment)."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -50,6 +75,7 @@ async def chromium(profile: Path) -> AsyncIterator[Any]:
             headless=True,
             args=FLAGS,
             viewport={"width": 1600, "height": 1000},
+            env=dict(env) if env is not None else None,
         )
         try:
             yield context

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.sandbox.browser import PageDriver, chromium, missing_browser
+from tests.sandbox.browser import PageDriver, chromium, missing_browser, without_emoji_fonts
 from tests.sandbox.conftest import Sandbox
 
 REASON = missing_browser()
@@ -183,3 +184,64 @@ async def test_moving_the_clock_past_closing_time_closes_the_day(
     days = await sandbox.page.bot.store.games.find(kind="spaye", status=None)
     assert [d.status for d in days] == ["voided"]
     assert not page.errors
+
+
+async def times(article: Any) -> list[str]:
+    """The timestamps written in a message's text, as the page shows them."""
+    return [t.strip() for t in await article.locator(".content time.ts").all_inner_texts()]
+
+
+PI_DAY = 1773489600  # 2026-03-14 12:00 UTC: the 14th in all but the farthest time zones
+
+
+async def test_a_language_switch_reaches_the_view_side_by_side_and_times_read_in_it(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    """Ana and Bob side by side; Bob switches to French: his view's command list and the
+    times of a message already shown follow at once (no reload), Ana's stay English. On a
+    machine without an emoji font, an emoji no font draws shows its name, not a box."""
+    env = without_emoji_fonts(tmp_path / "fonts")
+    async with chromium(tmp_path / "chromium-profile", env) as browser:
+        browser.set_default_timeout(TIMEOUT)
+        page = await open_page(sandbox, browser, "Ana", "Bob")
+        now = sandbox.page.clock.now()
+        soon, before = (
+            int((now + d).timestamp()) for d in (timedelta(hours=3), -timedelta(hours=2))
+        )
+        channel = sandbox.page.bot.get_channel(sandbox.page.fake.general().id)
+        sent = await channel.send(
+            f"⏱ The bot plays <t:{soon}:R> (asked <t:{before}:R>, since <t:{PI_DAY}:D>) 7♥"
+        )
+        articles = {}
+        for name in ("Ana", "Bob"):
+            general = await page.tab(name, "general")
+            articles[name] = general.locator(f"#m-{sent.id}")
+            await articles[name].wait_for()
+            assert await times(articles[name]) == ["in 3 hours", "2 hours ago", "March 14, 2026"]
+        await articles["Bob"].evaluate("a => { a.dataset.kept = 'yes'; }")
+
+        bob = page.view("Bob")
+        await bob.get_by_role("combobox", name="Language").select_option(label="Français")
+        await page.page.wait_for_function(
+            "sel => document.querySelector(sel).dataset.locale === 'fr'",
+            arg=f'.view[data-user="{page.ids["Bob"]}"]',
+        )
+        french = ["dans 3 heures", "il y a 2 heures", "14 mars 2026"]
+        assert await times(articles["Bob"]) == french
+        assert await articles["Bob"].get_attribute("data-kept") == "yes"  # not drawn again
+        assert await times(articles["Ana"]) == ["in 3 hours", "2 hours ago", "March 14, 2026"]
+        for name, listed, absent in (("Bob", "/aide", "/help"), ("Ana", "/help", "/aide")):
+            view = page.view(name)
+            await view.get_by_role("textbox", name="Command").click()
+            names = view.locator(".suggest .suggest-name")
+            await names.first.wait_for()
+            shown = set(await names.all_inner_texts())
+            assert listed in shown and absent not in shown, name
+
+        # No font here draws the stopwatch: its name instead of a box; the heart is drawn.
+        for article in articles.values():
+            stopwatch = article.locator(".emoji-char").first
+            assert await stopwatch.inner_text() == ":stopwatch:"
+            heart = article.locator(".emoji-char").last
+            assert await heart.inner_text() == "♥"
+        assert not page.errors

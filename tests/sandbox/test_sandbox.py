@@ -67,6 +67,50 @@ async def test_a_view_knows_the_channels_and_the_synced_commands(sandbox: Sandbo
     assert not any(c["path"].startswith("config") for c in bob["commands"]["text"])
 
 
+async def test_a_language_switch_reaches_every_view_of_that_colleague_at_once(
+    sandbox: Sandbox,
+) -> None:
+    """Bob side by side with Ana, and Bob in a second view: his switch to French renames his
+    commands in both of his views over their open sockets (no reload); Ana's stay English."""
+    ana, bob = sandbox.user("Ana"), sandbox.user("Bob")
+    connect = sandbox.http.ws_connect
+    async with (
+        connect(f"{sandbox.url}/ws?user={ana}") as ana_ws,
+        connect(f"{sandbox.url}/ws?user={bob}") as bob_ws,
+        connect(f"{sandbox.url}/ws?user={bob}") as bob_again,
+    ):
+        hellos = {}
+        for name, ws in (("Ana", ana_ws), ("Bob", bob_ws), ("Bob again", bob_again)):
+            hellos[name] = (await frames_until(ws, lambda f: f["t"] == "hello"))[-1]
+        assert {h["locale"] for h in hellos.values()} == {"en-US"}
+        assert "help" in {c["label"] for c in hellos["Bob"]["commands"]["text"]}
+
+        async with sandbox.http.post(
+            f"{sandbox.url}/api/user", json={"user": bob, "locale": "fr"}
+        ) as res:
+            assert res.status == 200
+        for ws in (bob_ws, bob_again):
+            seen = await frames_until(ws, lambda f: f["t"] == "locale")
+            switched = seen[-1]
+            assert switched["locale"] == "fr"
+            for where in ("text", "dm"):
+                labels = {c["label"] for c in switched["commands"][where]}
+                assert "aide" in labels and "help" not in labels
+        # Ana's view hears that Bob changed (the pickers), and nothing else: her next frame
+        # after it is the one her own change sends.
+        async with sandbox.http.post(
+            f"{sandbox.url}/api/user", json={"user": ana, "dms_open": False}
+        ) as res:
+            assert res.status == 200
+        seen = await frames_until(
+            ana_ws,
+            lambda f: (
+                f["t"] == "users" and not next(u for u in f["users"] if u["id"] == ana)["dms_open"]
+            ),
+        )
+        assert [f["t"] for f in seen if f["t"] in ("users", "locale")] == ["users", "users"]
+
+
 async def test_the_page_refuses_a_colleague_who_does_not_exist(sandbox: Sandbox) -> None:
     async with sandbox.http.get(f"{sandbox.url}/ws?user=123") as res:
         assert res.status == 404

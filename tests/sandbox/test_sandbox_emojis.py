@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot.emojis import card_emoji, card_text
-from bot.sandbox.render import RenderContext, render_message
+from bot.sandbox.render import RenderContext, render_message, render_modal
 from tests.sandbox.browser import chromium, missing_browser
 from tests.sandbox.conftest import Sandbox, run_sandbox
 
@@ -76,6 +76,57 @@ def test_text_and_components_show_an_emoji_as_its_picture() -> None:
     assert '<img class="emoji" src="/emojis/456.gif" alt=":dance:" title=":dance:">' in html
     assert "<code>&lt;:gn_2S_y:789&gt;</code>" in html  # code stays code
     assert '<span class="emoji">🂡</span>' in html  # a unicode emoji stays text
+
+
+def test_a_unicode_emoji_carries_its_name_for_a_machine_without_an_emoji_font() -> None:
+    """Each Unicode emoji is marked with the name Discord gives it: the page shows that name
+    where no font draws the emoji (tests/sandbox/test_browser.py sees it done)."""
+    message = {
+        "id": "6",
+        "content": "⏱ Time is up: 7♥ for @Bob 👍🏽 `⏳ in code`\n```\n🤖\n```",
+        "embeds": [{"title": "🏆 Titles", "fields": [{"name": "🤖 Hal", "value": "🂡"}]}],
+        "components": [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 2, "custom_id": "c", "emoji": {"name": "⏳"}},
+                    {"type": 2, "style": 2, "custom_id": "d", "label": "🟥 Play"},
+                ],
+            }
+        ],
+    }
+    html = render_message(message, RenderContext())
+    for char, name in (
+        ("⏱", ":stopwatch:"),
+        ("♥", ":hearts:"),
+        ("🏆", ":trophy:"),
+        ("🤖", ":robot_face:"),
+        ("🟥", ":red_square:"),
+    ):
+        assert f'<span class="emoji-char" title="{name}">{char}</span>' in html
+    assert (
+        '<span class="emoji"><span class="emoji-char" title=":hourglass_flowing_sand:">⏳' in html
+    )
+    assert 'title=":thumbs_up_medium_skin_tone:">👍🏽</span>' in html  # one sequence, one name
+    assert "<code>⏳ in code</code>" in html and "<code>🤖</code>" in html  # code stays as typed
+    assert '<div class="embed-field-value">🂡</div>' in html  # not an emoji: text as it is
+    # A form keeps what is typed in its fields as it is.
+    modal = {
+        "title": "🏋️ Exercise",
+        "custom_id": "m",
+        "components": [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 4, "custom_id": "x", "label": "✅ Name", "style": 2, "value": "🤖"}
+                ],
+            }
+        ],
+    }
+    form = render_modal(modal, RenderContext(), 1)
+    assert 'title=":weight_lifting:">🏋️</span> Exercise' in form
+    assert 'title=":white_check_mark:">✅</span> Name' in form
+    assert '<textarea name="x" id="f-x" required rows="4">🤖</textarea>' in form
 
 
 async def test_the_page_serves_the_card_emojis_and_a_restart_uploads_none(

@@ -41,40 +41,93 @@ function zone() {
   return (state.clock && state.clock.zone) || "UTC";
 }
 
-function fmt(date, options) {
+// Discord draws a timestamp (<t:…:X>) on the reader's side, in the reader's language: the
+// same message reads "in 46 seconds" for one colleague and "dans 46 secondes" for another.
+// ``locale`` is the colleague's (undefined: the browser's, for the page's own clock).
+function fmt(date, options, locale) {
   try {
-    return new Intl.DateTimeFormat(undefined, { timeZone: zone(), ...options }).format(date);
+    return new Intl.DateTimeFormat(locale, { timeZone: zone(), ...options }).format(date);
   } catch (err) {
     return date.toISOString();
   }
 }
 
-function relative(date) {
+const RELATIVE_UNITS = [["year", 31536000], ["month", 2592000], ["day", 86400], ["hour", 3600], ["minute", 60]];
+
+function relative(date, locale) {
   const secs = Math.round((date - sandboxNow()) / 1000);
-  const abs = Math.abs(secs);
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-  if (abs < 60) return rtf.format(secs, "second");
-  if (abs < 3600) return rtf.format(Math.round(secs / 60), "minute");
-  if (abs < 86400) return rtf.format(Math.round(secs / 3600), "hour");
-  return rtf.format(Math.round(secs / 86400), "day");
+  let rtf;
+  try {
+    rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  } catch (err) {
+    rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  }
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (Math.abs(secs) >= size) return rtf.format(Math.round(secs / size), unit);
+  }
+  return rtf.format(secs, "second");
 }
 
-function formatTimes(root, onlyRelative = false) {
+const TIME_STYLES = {
+  t: { timeStyle: "short" },
+  T: { timeStyle: "medium" },
+  d: { year: "numeric", month: "2-digit", day: "2-digit" },
+  D: { dateStyle: "long" },
+  f: { dateStyle: "long", timeStyle: "short" },
+  F: { dateStyle: "full", timeStyle: "short" },
+};
+
+function formatTimes(root, locale, onlyRelative = false) {
   for (const node of root.querySelectorAll(onlyRelative ? "time.ts[data-style=R]" : "time.ts")) {
     const date = new Date(node.getAttribute("datetime"));
     if (isNaN(date)) continue;
     const style = node.dataset.style || "f";
-    const text = {
-      t: () => fmt(date, { hour: "2-digit", minute: "2-digit" }),
-      T: () => fmt(date, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
-      d: () => fmt(date, { dateStyle: "short" }),
-      D: () => fmt(date, { dateStyle: "long" }),
-      f: () => fmt(date, { dateStyle: "long", timeStyle: "short" }),
-      F: () => fmt(date, { dateStyle: "full", timeStyle: "short" }),
-      R: () => relative(date),
-    }[style] || (() => date.toISOString());
-    node.textContent = text();
-    node.title = fmt(date, { dateStyle: "full", timeStyle: "medium" });
+    node.textContent = style === "R" ? relative(date, locale) : fmt(date, TIME_STYLES[style] || TIME_STYLES.f, locale);
+    node.title = fmt(date, { dateStyle: "full", timeStyle: "medium" }, locale);
+  }
+}
+
+// -- Unicode emojis without a colour emoji font -----------------------------------------------
+// The server marks every Unicode emoji (<span class="emoji-char" title=":name:">); one that no
+// font of this machine can draw would be an empty box, so it shows its short name instead
+// (":stopwatch:"). Whether a character is drawn is seen on a canvas: its picture is the
+// same as that of a character no font has.
+
+const glyphs = new Map();
+let glyphCanvas = null;
+
+function glyphPicture(text) {
+  if (!glyphCanvas) {
+    glyphCanvas = document.createElement("canvas");
+    glyphCanvas.width = 48;
+    glyphCanvas.height = 32;
+  }
+  const ctx = glyphCanvas.getContext("2d", { willReadFrequently: true });
+  ctx.clearRect(0, 0, glyphCanvas.width, glyphCanvas.height);
+  ctx.font = `24px ${getComputedStyle(document.documentElement).fontFamily}`;
+  ctx.textBaseline = "top";
+  ctx.fillStyle = "#000";
+  ctx.fillText(text, 4, 2);
+  return Array.from(ctx.getImageData(0, 0, glyphCanvas.width, glyphCanvas.height).data).join(",");
+}
+
+let noGlyph = null;
+
+function drawable(text) {
+  if (noGlyph === null) noGlyph = glyphPicture("\u{10fffd}"); // private use: no font draws it
+  // Joiners, variation selectors and skin tones change a picture, never draw one.
+  const points = Array.from(text).filter((c) => !/[\u200d\ufe0e\ufe0f\u20e3\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u.test(c));
+  return points.every((c) => {
+    if (!glyphs.has(c)) glyphs.set(c, glyphPicture(c) !== noGlyph);
+    return glyphs.get(c);
+  });
+}
+
+function emojiText(root) {
+  for (const span of root.querySelectorAll("span.emoji-char[title]")) {
+    if (span.classList.contains("as-text") || drawable(span.textContent)) continue;
+    span.textContent = span.title;
+    span.classList.add("as-text");
   }
 }
 
@@ -204,12 +257,30 @@ class View {
     if (frame.t === "batch") return frame.items.forEach((item) => this.apply(item));
     if (frame.t === "clock") return setClock(frame.clock);
     if (frame.t === "play") return showPlay(frame);
+    if (frame.t === "locale") return this.setLocale(frame.locale, frame.commands);
     if (frame.t === "users") {
-      const before = this.me && this.me.locale;
       state.users = frame.users;
       renderUserPickers();
-      if (this.me && before && this.me.locale !== before) this.switchTo(this.userId);
     }
+  }
+
+  // The colleague's language changed (here or in another view of them): the command list
+  // and the times follow at once; the messages stay as the bot wrote them.
+  setLocale(locale, commands) {
+    this.locale = locale;
+    this.root.dataset.locale = locale;
+    this.commands = commands;
+    formatTimes(this.messages, locale);
+    if (this.command) {
+      const same = this.menu().find((c) => c.path === this.command.path);
+      const values = this.optionValues();
+      if (same) {
+        this.pick(same.path);
+        for (const input of this.root.querySelectorAll(".cmd-options .opt-input")) {
+          if (values[input.name] !== undefined) input.value = values[input.name];
+        }
+      } else this.clearCommand();
+    } else if (!this.root.querySelector(".suggest").hidden) this.suggest(true);
   }
 
   hello(frame) {
@@ -220,6 +291,8 @@ class View {
     this.commands = frame.commands;
     this.roles = frame.roles;
     this.locales = frame.locales;
+    this.locale = frame.locale;
+    this.root.dataset.locale = frame.locale;
     this.messages.replaceChildren();
     for (const ch of this.channels) {
       const list = el("div", { class: "channel-messages", "data-channel": ch.id });
@@ -250,7 +323,8 @@ class View {
     const tpl = document.createElement("template");
     tpl.innerHTML = item.html;
     const node = tpl.content.firstElementChild;
-    formatTimes(node);
+    formatTimes(node, this.locale);
+    emojiText(node);
     const old = list.querySelector(`#m-${item.id}`);
     const stick = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < 80;
     if (old) {
@@ -344,6 +418,7 @@ class View {
     const dialog = this.root.querySelector(".modal-dialog");
     dialog.innerHTML = html;
     const form = dialog.querySelector("form.modal");
+    emojiText(form);
     for (const s of form.querySelectorAll(".select")) s.classList.add("open");
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -674,7 +749,7 @@ async function start() {
   });
   setInterval(() => {
     showClock();
-    for (const view of state.views) formatTimes(view.messages, true);
+    for (const view of state.views) formatTimes(view.messages, view.locale, true);
   }, 1000);
 }
 
