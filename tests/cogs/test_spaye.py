@@ -83,7 +83,7 @@ async def test_a_full_day_through_discord(
             assert last.callback_type == 7
 
             if number == 3:  # Ana, nikäyé, holds the Grand Späyin bonus
-                ex = p.exercise_message(1)
+                ex = await p.exercise_message(1)
                 assert "Bonus" in [b.label for b in fake.buttons(ex)]
                 refused = await p.click(bob, ex, p.cid("bonus", 1))
                 assert refused.ephemeral and f"<@{ana.id}>" in refused.text
@@ -241,7 +241,7 @@ async def test_refusals_change_nothing(office: Office, make_bot: MakeBot, clock:
         await p.daye([ana, dan])  # 3H v 9S: no nikäye; then the final is next
         final = await p.daye([bob, cid, dan])
         assert final.answered
-        ex = p.exercise_message(1)
+        ex = await p.exercise_message(1)
         not_mine = await p.click(ana, ex, p.cid("done", 1))
         assert not_mine.ephemeral and "est à faire par" in not_mine.text
         await p.exercise(bob, 1)

@@ -56,9 +56,9 @@ async def test_the_mastaye_hands_the_whole_exercise_to_todays_spayins(
 
         await p.daye([cid, dan])
         await p.daye([bob, cid])
-        assert "Bonus" not in labels(p, p.exercise_message(1))  # Cid holds no bonus
+        assert "Bonus" not in labels(p, await p.exercise_message(1))  # Cid holds no bonus
         await p.daye([ana, bob])
-        ex = p.exercise_message(2)
+        ex = await p.exercise_message(2)
         assert "Bonus" in labels(p, ex)
 
         # another holder (Bob, Tikäo) and a non-holder (Cid) are turned away, nothing changes
@@ -93,7 +93,7 @@ async def test_the_mastaye_hands_the_whole_exercise_to_todays_spayins(
         assert (await title_row(p, "mastaye")).bonus_used_game_id == p.game_id
         assert (await title_row(p, "tikao")).bonus_available
         for eid in (3, 4, 5):
-            handed = p.exercise_message(eid)
+            handed = await p.exercise_message(eid)
             assert "Bonus" not in labels(p, handed) and "no points" in handed.text
 
         assert "Bonus" not in labels(p, ex)  # the record lost her exercise's buttons
@@ -109,7 +109,7 @@ async def test_the_mastaye_hands_the_whole_exercise_to_todays_spayins(
         await p.exercise(dan, 4)
         await p.exercise(bob, 5, "giveup")
         await p.daye([ana, bob, dan])
-        assert "Bonus" not in labels(p, p.exercise_message(6))  # used, and not in a final
+        assert "Bonus" not in labels(p, await p.exercise_message(6))  # used, and not in a final
         await p.exercise(ana, 6)
 
         stored = await p.stored()
@@ -134,7 +134,7 @@ async def test_a_voided_day_gives_the_mastaye_bonus_back(
         p = SpayeDriver(fake, bot, office.guild, office.general)
         await p.store_day([NK, "8D", "KH", "2S", NK, "4C", "5C"], bonuses={"mastaye": str(ana.id)})
         await p.daye([ana, bob])
-        menu = await p.click(ana, p.exercise_message(1), p.cid("bonus", 1))
+        menu = await p.click(ana, await p.exercise_message(1), p.cid("bonus", 1))
         assert menu.response is not None
         await p.click(ana, menu.response, p.cid("tyrant", 1))
         assert (await title_row(p, "mastaye")).bonus_used_game_id == p.game_id
@@ -194,10 +194,10 @@ async def test_the_tikao_draws_again_for_their_own_fate_only(
         await p.store_day(TIKAO_TABLE, seed=seed, bonuses={"tikao": a})
 
         await p.daye([ana, bob])
-        assert "Bonus" not in labels(p, p.exercise_message(1))  # not a final
+        assert "Bonus" not in labels(p, await p.exercise_message(1))  # not a final
         await p.exercise(ana, 1)
         await p.daye([ana, bob, cid])
-        ex = p.exercise_message(2)
+        ex = await p.exercise_message(2)
         assert "Bonus" in labels(p, ex)
         refused = await p.click(bob, ex, p.cid("bonus", 2))
         assert refused.ephemeral and f"<@{a}>" in refused.text

@@ -85,7 +85,7 @@ async def test_the_grand_spayins_partner_menu_lists_only_eligible_spayins(
             month_spayins=[str(dan.id)],
         )
         await p.daye([ana, bob])
-        menu = await p.click(ana, p.exercise_message(1), p.cid("bonus", 1))
+        menu = await p.click(ana, await p.exercise_message(1), p.cid("bonus", 1))
         assert menu.response is not None
         (select,) = fake.selects(menu.response)
         values = [o["value"] for o in select["options"]]
@@ -140,7 +140,7 @@ async def test_after_a_committee_approval_the_exercise_shows_the_new_reps(
         p = SpayeDriver(fake, bot, office.guild, office.general)
         await p.store_day(rounds_table([(NK, "8D")], [NK, "4C", "5C"], 0))
         await p.daye([bob, cid])
-        record = p.exercise_message(1)
+        record = await p.exercise_message(1)
         assert "**8 push-ups**" in record.text
         asked = await p.ask_committee(bob, 1, "5", "squats")
         assert asked.callback_type == 7  # the request shows on the exercise's own message

@@ -193,8 +193,10 @@ class SpayeDriver:
         assert last is not None
         return last
 
-    def exercise_message(self, eid: int) -> FakeMessage:
-        return self.newest(self.cid("done", eid))
+    async def exercise_message(self, eid: int) -> FakeMessage:
+        """The record of exercise ``eid``, waiting for it: a draw's answer comes first and
+        the record it makes is posted after it."""
+        return await self.wait_newest(self.cid("done", eid))
 
     async def exercise(self, user: FakeUser, eid: int, action: str = "done") -> InteractionResult:
         message = await self.wait_newest(self.cid("done", eid))
