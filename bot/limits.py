@@ -136,11 +136,11 @@ class RateLimiter:
 
     def allow(self, user_id: int, bucket: str) -> RateRule | None:
         """``None`` (counted) or the rule that refuses this interaction."""
+        now = self._now()
+        self._sweep(now)  # on moves too: they are most of what comes once tables run
         rule = self.rules.get(bucket)
         if rule is None:
             return None
-        now = self._now()
-        self._sweep(now)
         times = self._seen.setdefault((user_id, bucket), deque())
         while times and now - times[0] >= rule.seconds:
             times.popleft()
