@@ -130,7 +130,7 @@ async def play_a_whole_game(table: Table) -> None:
     fake = table.fake
     table.settle = 0
     users, channel = table.users, table.channel
-    lobby = await fake.slash(users[0], channel, "papayoo new", {"turn_seconds": 0})
+    lobby = await fake.slash(users[0], channel, "papayoo begin", {"turn_seconds": 0})
     assert lobby.response is not None
     lobby_id = lobby.response.id
     for user in users[1:]:
@@ -544,7 +544,7 @@ async def test_the_host_seats_two_computers_and_plays_a_game_against_them(
     ana, bob = table.users
     table.users = [ana]
     async with fake.run_client(table.bot):
-        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 1})
+        lobby = await fake.slash(ana, table.channel, "papayoo begin", {"rounds": 1})
         refused = await seat_computer(fake, bob, lobby, "easy")
         assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
         assert (await seat_computer(fake, ana, lobby, "normal")).callback_type == 7
@@ -589,7 +589,7 @@ async def test_a_computer_cannot_take_a_seat_at_a_full_table(
     table = setup(fake, db_path, clock, ["Ana", "Bob"])
     ana, bob = table.users
     async with fake.run_client(table.bot):
-        lobby = await fake.slash(ana, table.channel, "papayoo new")
+        lobby = await fake.slash(ana, table.channel, "papayoo begin")
         lobby_id = lobby_id_of(fake, lobby)
         for _ in range(7):
             assert (await seat_computer(fake, ana, lobby, "easy")).callback_type == 7
@@ -621,9 +621,9 @@ async def test_the_lobby_refuses_clearly_and_changes_nothing(
     ana, bob, cyd = table.users
     bot = table.bot
     async with fake.run_client(bot):
-        bad = await fake.slash(ana, table.channel, "papayoo new", {"turn_seconds": 5})
+        bad = await fake.slash(ana, table.channel, "papayoo begin", {"turn_seconds": 5})
         assert bad.ephemeral and "0 (off) or from 15 to 600 seconds, not 5" in bad.text
-        lobby = await fake.slash(ana, table.channel, "papayoo new")
+        lobby = await fake.slash(ana, table.channel, "papayoo begin")
         lobby_id = lobby_id_of(fake, lobby)
         shown = lobby.response.snapshot()
 
@@ -670,7 +670,7 @@ async def test_the_lobby_refuses_clearly_and_changes_nothing(
         assert (await bot.store.games.require(lobby_id)).version == before
 
         # A cancelled lobby leaves no expiry timer behind.
-        other = await fake.slash(ana, table.channel, "papayoo new")
+        other = await fake.slash(ana, table.channel, "papayoo begin")
         assert len(await bot.timers.pending()) == 1
         assert (await fake.click(ana, other, label="Cancel")).callback_type == 7
         assert fake.buttons(other) == []
@@ -784,14 +784,14 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         channel_before = len(fake.channel_messages(table.channel))
 
         # Neither a player who is not the host nor a bystander may end it.
-        refused = await fake.slash(bob, table.channel, "papayoo abandon")
+        refused = await fake.slash(bob, table.channel, "papayoo end")
         assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
         assert fake.buttons(refused) == []
-        wrong = await fake.slash(ana, table.channel, "papayoo abandon", {"game": number + 9})
+        wrong = await fake.slash(ana, table.channel, "papayoo end", {"game": number + 9})
         assert wrong.ephemeral and f"There is no Papayoo game #{number + 9}" in wrong.text
 
         # The host is asked first; "Keep playing" keeps it.
-        asked = await fake.slash(ana, table.channel, "papayoo abandon")
+        asked = await fake.slash(ana, table.channel, "papayoo end")
         assert asked.ephemeral
         assert f"End Papayoo #{number} for everyone? No result is kept." in asked.text
         kept = await fake.click(ana, asked, f"gn:papayoo:{game_id}:keep")
@@ -799,8 +799,8 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         assert (await table.stored()).version == stored.version
 
         # Asked twice (two windows), confirmed in the first: ended; the second is told so.
-        first = await fake.slash(ana, table.channel, "papayoo abandon")
-        second = await fake.slash(ana, table.channel, "papayoo abandon")
+        first = await fake.slash(ana, table.channel, "papayoo end")
+        second = await fake.slash(ana, table.channel, "papayoo end")
         done = await fake.click(ana, first, f"gn:papayoo:{game_id}:abandon")
         assert done.callback_type == 7 and f"Papayoo #{number} is abandoned." in done.text
         await table.quiet()
@@ -827,7 +827,7 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         assert t("seated.hand_abandoned", "fr") in french
         by = f"<@{ana.id}>"
         assert t("seated.abandoned", "fr", game="Papayoo", game_id=number, player=by) in french
-        none = await fake.slash(ana, table.channel, "papayoo abandon")
+        none = await fake.slash(ana, table.channel, "papayoo end")
         assert none.ephemeral and "No Papayoo game is running in this channel." in none.text
         assert_hands_stay_private(table)
 
@@ -842,7 +842,7 @@ async def test_a_server_manager_may_abandon_someone_elses_game(
     async with fake.run_client(table.bot):
         game_id = await start(table)
         number = (await table.stored()).shown_number
-        asked = await fake.slash(admin, table.channel, "papayoo abandon", {"game": number})
+        asked = await fake.slash(admin, table.channel, "papayoo end", {"game": number})
         confirm = f"gn:papayoo:{game_id}:abandon"
 
         # A player who is neither host nor manager, forging that confirmation, is refused.
@@ -922,7 +922,7 @@ async def test_two_clicks_on_start_at_once_start_one_game(
     table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
     ana, bob, cyd = table.users
     async with fake.run_client(table.bot):
-        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 1})
+        lobby = await fake.slash(ana, table.channel, "papayoo begin", {"rounds": 1})
         for user in (bob, cyd):
             assert (await fake.click(user, lobby, label="Join")).callback_type == 7
         both = await asyncio.gather(
