@@ -291,7 +291,7 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
         assert [u.id for u in notice.mentions] == [cyd.id]
         assert f"Papayoo #{number}" in notice.content and "Show my hand" in notice.content
         await fake.wait_for(lambda: len(fake.dms(ana)) == 2)
-        assert "🔔 Your turn in Papayoo" in fake.dms(ana)[-1].content
+        assert "🔔 Your turn in [Papayoo #" in fake.dms(ana)[-1].content
         cog = table.bot.get_cog("Papayoo")
         assert isinstance(cog, SeatedCog)
         cog.notices.delay = 3600  # from here on, however slow the test runs, no new notice
@@ -319,6 +319,69 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
         gone = [m for m in fake.channel_messages(table.channel, include_deleted=True) if m.deleted]
         assert gone and all(f"<@{cyd.id}>" in m.content for m in gone)
         assert_hands_stay_private(table)
+
+
+async def test_dms_closed_mid_game_retire_the_dm_hand_and_the_channel_tells_what_to_press(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob closes his DMs once his hand is there: at his next notice the DM copy is retired
+    with one line saying where his hand is now (never left saying whose turn it was, even at
+    the end), the channel notice says what to press and nothing of his settings, and a press
+    on the retired copy answers privately with his hand as it is now and changes nothing."""
+    monkeypatch.setattr(SeatedCog, "NOTICE_DELAY", 3600)
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], french=["Cyd"])
+    _, bob, _ = table.users
+    async with fake.run_client(table.bot):
+        await start(table)
+        dm = hand_of(table, bob)
+        fake.close_dms(bob)
+        table.closed.add(bob.id)
+        await pass_all(table)  # Bob from "Show my hand"
+        cog = table.bot.get_cog("Papayoo")
+        assert isinstance(cog, SeatedCog)
+        cog.notices.delay = 0.05  # a notice for each turn from now on
+        while (await table.stored()).game.public_view()["turn"] != str(bob.id):
+            await table.step()
+        stored = await table.stored()
+        play = table.play_id(stored, str(bob.id), stored.game.view(str(bob.id))["legal"][0])
+        link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/"
+        retired = t(
+            "seated.hand_retired",
+            "en",
+            table=f"[Papayoo #{stored.shown_number}]({link}{stored.meta['table_id']})",
+        )
+        await fake.wait_for(lambda: fake.message(dm.id).content == retired)
+        assert dm.embeds == [] and live_controls(fake, dm) == []
+        assert (await table.stored()).meta["hands"][str(bob.id)] is None
+
+        notice = await fake.wait_for_message(
+            table.channel, lambda m: f"<@{bob.id}>" in (m.content or "") and "🔔" in m.content
+        )
+        assert notice.content == (
+            f"<@{bob.id}> 🔔 Your turn in [Papayoo #{stored.shown_number}]"
+            f"({link}{stored.meta['table_id']}). Press **Show my hand** on the table to play."
+        )
+        assert "DM" not in notice.content and "closed" not in notice.content
+
+        # A press on the retired copy, by a client that had not caught up with the edit.
+        before = (await table.stored()).version
+        earlier = next(v for v in dm.versions if play in str(v.components))
+        pressed = await fake.click(bob, still_showing(dm, earlier), play)
+        assert pressed.ephemeral and pressed.callback_type == 4, pressed.text
+        assert pressed.text.startswith(t("seated.stale", "en")) and retired in pressed.text
+        hand = RENDER.hand_text(stored.game.view(str(bob.id))["hand"])
+        assert hand in message_text("", pressed.response.embeds, [])
+        assert (await table.stored()).version == before
+        assert fake.message(dm.id).content == retired
+        dm.components = []  # the client catches up
+
+        cog.notices.delay = 3600  # however slow the test runs, no new notice
+        await table.play_to_the_end()
+        await table.quiet()
+        assert (await table.stored()).status == "over"
+        assert fake.message(dm.id).content == retired and fake.message(dm.id).embeds == []
+        assert [m.id for m in fake.dms(bob)] == [dm.id]  # his notice DM went as he passed
 
 
 # -- 3. two copies of one hand ------------------------------------------------------------------
