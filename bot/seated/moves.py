@@ -101,7 +101,9 @@ class MovesRoom(AbandonRoom):
         DMs closed: :meth:`bot.seated.table.TableRoom._retire_dm`)."""
         mine = (stored.meta.get("hands") or {}).get(player)
         message = interaction.message
-        return bool(mine) and message is not None and int(mine[1]) == message.id
+        if not mine or message is None:
+            return False
+        return int(mine[1]) == message.id
 
     async def _retired_press(
         self,
