@@ -351,8 +351,8 @@ class PapayooRenderer(SeatedRenderer):
                         dealer=self.who(event["dealer"], locale),
                     )
                 )
-        if not lines:
-            played = [e for e in events if e["type"] == "card_played"]
+        if not lines:  # a card the turn timer played is told by the timer's line
+            played = [e for e in events if e["type"] == "card_played" and not e.get("timer")]
             if played:
                 last = played[-1]
                 lines.append(

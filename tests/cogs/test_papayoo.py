@@ -20,6 +20,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.i18n import t
+from bot.present import when
 from bot.seated import SeatedCog
 from tests.cogs.papayoo_support import RENDER, Table, forge, join_label, make_bot, office
 from tests.fakediscord import FakeDiscord
@@ -475,8 +476,13 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         clock.advance(seconds=2)
         assert await table.bot.timers.run_due() == 1
         warning = await fake.wait_for(lambda: fake.dms(sleeper)[1:])
-        assert warning[0].content.startswith(f"⏳ Your turn in Papayoo #{number}")
-        assert "<t:" in warning[0].content
+        table_link = f"[Papayoo #{number}](https://discord.com/channels/"
+        assert warning[0].content.startswith(f"⏳ Your turn in {table_link}")
+        assert warning[0].content.endswith(
+            ": the turn timer plays for you " + when(timer.due_at) + "."
+        )
+        # One way to say the deadline, the same wherever it is shown.
+        assert f"<@{turn}> · the turn timer plays for them {when(timer.due_at)}" in board.text
         assert (await table.stored()).game.dumps() == stored.game.dumps()  # no move yet
 
         # Time is up: the bot plays the lowest legal card, on the table and in the hand.
@@ -487,8 +493,10 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         after = await table.stored()
         assert after.game.public_view()["trick"] == [{"player": turn, "card": expected}]
         shown = RENDER.card(expected)
-        assert f"⏱ Time is up for <@{turn}>: the bot played {shown}." in board.text
-        assert f"⏱ Your time ran out, so the bot moved for you: {shown}." in dm.text
+        said = f"⏱ Time ran out for <@{turn}>: the turn timer played {shown} for them."
+        assert said in board.text
+        assert f"<@{turn}> played {shown}" not in board.text  # said once
+        assert f"⏱ Your time ran out, so the turn timer played for you: {shown}." in dm.text
         assert custom_ids(fake, dm) == []
         await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)  # the warning is gone
 
@@ -513,10 +521,12 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         await table.quiet()
         trick = (await table.stored()).game.public_view()["trick"]
         assert trick[-1] == {"player": nxt, "card": expected}
-        line = f"⏱ Time is up for <@{nxt}>: the bot played {RENDER.card(expected)}."
+        line = (
+            f"⏱ Time ran out for <@{nxt}>: the turn timer played {RENDER.card(expected)} for them."
+        )
         await fake.wait_for(lambda: line in fake.message(board.id).text)
         late = table.user(nxt)
-        assert "the bot moved for you" in hand_of(table, late).text
+        assert "the turn timer played for you" in hand_of(table, late).text
         assert late.dm_channel is not None
         # Its warning would have come after the deadline: none was sent.
         assert len(fake.channel_messages(late.dm_channel, include_deleted=True)) == 1
@@ -971,7 +981,7 @@ async def test_when_two_players_sleep_through_the_pass_the_table_and_both_hands_
         for user in (bob, cyd):
             passed = stored.game.view(str(user.id))["passed"]
             [note] = [line for line in hand_of(table, user).text.splitlines() if "⏱ Your" in line]
-            assert note.startswith("⏱ Your time ran out, so the bot moved for you: Pass ")
+            assert note.startswith("⏱ Your time ran out, so the turn timer played for you: Pass ")
             assert sorted(note.removesuffix(".").split()[-5:]) == sorted(
                 RENDER.card(c) for c in passed
             )
@@ -1060,4 +1070,5 @@ async def test_a_warning_sent_before_a_crash_is_gone_once_the_bot_has_moved(
         await table.quiet()
         assert (await table.stored()).game.public_view()["trick"][0]["player"] == turn
         await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)
-        assert "the bot moved for you" in hand_of(table, sleeper).text
+        assert "the turn timer played for you" in hand_of(table, sleeper).text
+

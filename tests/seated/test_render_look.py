@@ -324,7 +324,7 @@ def test_the_kits_table_marks_the_turn_and_a_thinking_computer() -> None:
     assert fields(embed)["Ordre de jeu"].splitlines() == [
         "◦ <@111>",
         "◦ 🤖 Ordinateur 1",
-        f"▶ <@222> · le bot joue {when}",
+        f"▶ <@222> · le minuteur joue à sa place {when}",
     ]
     over = render.table(TableContext(3, view, "en", DEADLINE, (), "over"))
     assert "Turn order" not in fields(over)
