@@ -232,6 +232,16 @@ class PapayooRenderer(SeatedRenderer):
         turn, or the game's end: off turn it is not edited and they would go stale)."""
         embed = super().hand(ctx)
         view = ctx.view
+        if not ctx.current and view["phase"] == "play":
+            # Off turn the hand is not edited as the tricks go by: a trick number drawn when
+            # its player last moved would lag behind the table's. The round stays true.
+            embed.title = t(
+                "papayoo.hand.title_round",
+                ctx.locale,
+                game_id=ctx.game_id,
+                round=view["round"],
+                rounds=view["rounds"],
+            )
         if ctx.current and view["phase"] == "play" and view["trick"]:
             embed.insert_field_at(
                 0,

@@ -1072,3 +1072,34 @@ async def test_a_warning_sent_before_a_crash_is_gone_once_the_bot_has_moved(
         await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)
         assert "the turn timer played for you" in hand_of(table, sleeper).text
 
+# -- the trick number ---------------------------------------------------------------------------
+
+
+async def test_hands_and_table_agree_on_the_trick_number(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """A waiting hand is not edited as the tricks go by, so it does not name a trick (it
+    showed "trick 2/15" while the table was at 3/15): it says the round; the hand of whoever
+    must play names the trick the table names."""
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], french=["Cyd"])
+    async with fake.run_client(table.bot):
+        await start(table)
+        await pass_all(table)
+        for _ in range(9):  # three tricks
+            await table.step()
+            stored = await table.stored()
+            view = stored.game.public_view()
+            board = table.table_message(stored).embeds[0]["title"]
+            trick = re.search(r"trick (\d+)/20", board)
+            assert trick is not None, board
+            for user in table.users:
+                title = hand_of(table, user).embeds[0]["title"]
+                if view["turn"] == str(user.id):
+                    french = user.name == "cyd"
+                    same = board.replace("round", "manche").replace("trick", "pli")
+                    assert title == (same.replace("#", "n°") if french else board)
+                else:
+                    assert "trick" not in title and "pli" not in title, title
+                    assert title.endswith(("round 1/1", "manche 1/1")), title
+
