@@ -19,6 +19,7 @@ import discord
 import pytest
 
 from bot.clock import FakeClock
+from bot.columns import display_width
 from bot.i18n import t
 from bot.present import when
 from bot.seated import SeatedCog
@@ -1072,6 +1073,7 @@ async def test_a_warning_sent_before_a_crash_is_gone_once_the_bot_has_moved(
         await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)
         assert "the turn timer played for you" in hand_of(table, sleeper).text
 
+
 # -- the trick number ---------------------------------------------------------------------------
 
 
@@ -1103,3 +1105,46 @@ async def test_hands_and_table_agree_on_the_trick_number(
                     assert "trick" not in title and "pli" not in title, title
                     assert title.endswith(("round 1/1", "manche 1/1")), title
 
+
+# -- the scores ---------------------------------------------------------------------------------
+
+
+async def test_the_scores_line_up_for_any_name_and_say_what_their_columns_are(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """Names with an emoji, CJK characters, a combining accent or too long for the column:
+    every row of the scores takes the same columns (padded by display width, not code
+    points), and a line under them explains R1…, in each reader's language."""
+    fake = fake_discord
+    names = ["🎉 Ana", "李小龙", "Zoe\u0308 Martin-Dupont", "👩\u200d💻 Dev"]
+    table = setup(fake, db_path, clock, names, french=["李小龙"])
+    async with fake.run_client(table.bot):
+        await start(table)
+        await pass_all(table)
+        await table.step()
+        stored = await table.stored()
+        for message, locale in [(table.table_message(stored), "en")] + [
+            (hand_of(table, u), "fr" if u.name == "李小龙" else "en")
+            for u in table.users
+            if str(u.id) == stored.game.public_view()["turn"]
+        ]:
+            [scores] = [
+                f["value"]
+                for f in message.embeds[0]["fields"]
+                if f["name"] == t("papayoo.table.scores", locale)
+            ]
+            block, legend = scores.rsplit("\n", 1)
+            assert legend == t("papayoo.table.scores_legend", locale)
+            rows = block.removeprefix("```\n").removesuffix("\n```").splitlines()
+            assert len(rows) == 5, block
+            assert len({display_width(row) for row in rows}) == 1, block
+            assert rows[0].split() == [t("papayoo.table.round_col", locale, round=1) + "…", "Total"]
+            assert rows[3].startswith("Zoe\u0308 Martin-… ")  # 12 columns at most
+            for row, name in zip(
+                rows[1:], ["🎉 Ana", "李小龙", "Zoe\u0308", "👩\u200d💻 Dev"], strict=True
+            ):
+                assert row.startswith(name)
+                # the points start in the same column on every row
+                assert display_width(row[: row.index(" 0")]) == display_width(
+                    rows[1][: rows[1].index(" 0")]
+                )

@@ -107,8 +107,9 @@ def check_table(
     if not view["history"] and view["phase"] == "pass":  # no score before the first trick
         assert t("papayoo.table.scores", locale) not in shown
     else:
-        scores = shown[t("papayoo.table.scores", locale)]
+        scores, legend = shown[t("papayoo.table.scores", locale)].rsplit("\n", 1)
         assert scores.startswith("```") and scores.endswith("```")
+        assert legend == t("papayoo.table.scores_legend", locale)
         header = scores.splitlines()[1].split()
         rounds = [t("papayoo.table.round_col", locale, round=n) for n in range(1, view["round"])]
         assert header[: len(rounds)] == rounds
