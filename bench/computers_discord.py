@@ -176,7 +176,7 @@ async def run(
                 options: dict[str, Any] = {"turn_seconds": 90}
                 if game == "papayoo":
                     options["rounds"] = rounds
-                lobby = await fake.slash(host, channel, f"{game} new", options)
+                lobby = await fake.slash(host, channel, f"{game} begin", options)
                 assert lobby.response is not None, lobby.text
                 if others == "humans":
                     for user in users[1:]:

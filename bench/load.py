@@ -4,7 +4,7 @@ clicking through Discord.
 Two processes, every address on 127.0.0.1:
 
 - this one runs the fake Discord (``tests.fakediscord``) and the simulated players: per
-  table, a host opens a lobby with ``/papayoo new`` (``/speahx new``), three colleagues join, the host
+  table, a host opens a lobby with ``/papayoo begin`` (``/speahx begin``), three colleagues join, the host
   starts; then every player acts whenever a live control for their own decision shows in
   their DMs, after a think time drawn around ``--think`` seconds (0: at once);
 - the other runs the real bot (``bench.load_bot``) exactly as in production: system clock,
@@ -134,7 +134,7 @@ GAMES = {
     "papayoo": lambda args: {"rounds": args.rounds, "turn_seconds": args.turn_seconds},
     "speahx": lambda args: {"turn_seconds": args.turn_seconds},
 }
-"""The seated games whose hands are private (``/<game> new`` options). Spit's board is a
+"""The seated games whose hands are private (``/<game> begin`` options). Spit's board is a
 public real-time race: ``bench.spit_discord`` measures it."""
 ROOT = Path(__file__).resolve().parent.parent
 LATE = timedelta(seconds=90)
@@ -426,7 +426,7 @@ class Load:
         game = self.args.game
         options = GAMES[game](self.args)
         lobby = await self._interact(
-            fig, self.fake.slash(host, table.channel, f"{game} new", options, settle=0)
+            fig, self.fake.slash(host, table.channel, f"{game} begin", options, settle=0)
         )
         if lobby is None or lobby.response is None:
             fig.fail("lobby not opened")

@@ -124,8 +124,8 @@ class Player:
 
 
 async def open_table(ana: Player, kind: str, computers: int, level: str, **options: str) -> int:
-    """``/<kind> new``, computer seats, Start; the new game's id."""
-    lobby = await ana.slash(f"{kind} new", **options)
+    """``/<kind> begin``, computer seats, Start; the new game's id."""
+    lobby = await ana.slash(f"{kind} begin", **options)
     for _ in range(computers):
         lobby = ana.fake.messages[lobby.id]
         (add,) = [c for c in controls_of(lobby, ":add_computer") if c.get("type") == 3]

@@ -105,8 +105,8 @@ async def play_round(box: Sandbox, page: Any, ids: dict[str, str]) -> dict[str, 
     general = views["Ana"].locator(".channel-messages:not([hidden])")
     box_input = views["Ana"].get_by_role("textbox", name="Command")
     await box_input.click()
-    await box_input.fill("/papayoo new")
-    await views["Ana"].locator('.suggest [role=option][data-path="papayoo new"]').click()
+    await box_input.fill("/papayoo begin")
+    await views["Ana"].locator('.suggest [role=option][data-path="papayoo begin"]').click()
     await views["Ana"].locator('.opt-field[data-option="rounds"] .opt-input').fill("1")
     await views["Ana"].get_by_role("button", name="Send").click()
     for name in ("Bob", "Cid"):

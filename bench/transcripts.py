@@ -167,8 +167,8 @@ class Game:
         host, *others = self.players.values()
         lobby = await self.interact(
             host,
-            f"types /{self.kind} new",
-            lambda: self.fake.slash(host.user, self.channel, f"{self.kind} new", options),
+            f"types /{self.kind} begin",
+            lambda: self.fake.slash(host.user, self.channel, f"{self.kind} begin", options),
             move=False,
         )
         assert lobby.response is not None and not lobby.ephemeral, lobby.text

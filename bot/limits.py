@@ -1,7 +1,7 @@
 """Limits per member, per channel and per server: what one member (or a script with their
 account) may hold and how fast they may ask.
 
-- **Open lobbies** (``/<game> new``, ``/<game> challenge``): at most
+- **Open lobbies** (``/<game> begin``, ``/<game> challenge``): at most
   :attr:`MemberLimits.lobbies_per_member` hosted by one member, :attr:`~MemberLimits.
   lobbies_per_channel` in one channel, :attr:`~MemberLimits.lobbies_per_server` in the server.
 - **Live games**: a member sits in at most :attr:`MemberLimits.live_games_per_member` seated

@@ -43,6 +43,7 @@ from aiohttp import WSMsgType, web
 from bot.clock import at_local, local_date
 from bot.fakediscord import InteractionResult
 from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+from bot.i18n import has_key, t
 from bot.sandbox.commands import CommandRefused, command_menu, find_leaf, parse_options
 from bot.sandbox.office import DayPlayer, PlayRefused
 from bot.sandbox.render import RenderContext, render_message, render_modal
@@ -177,6 +178,31 @@ def guard(hosts: AllowedHosts) -> Any:
 
 
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+
+TIMER_WHAT = {
+    "turn": "the turn timer plays for a late player",
+    "warn": "a late player is told the turn timer is about to play",
+    "lobby_expiry": "a table nobody started closes",
+    "start": "a game's start is finished (hands sent, players called)",
+    "spaye.close_day": "today's Späye closes",
+    "spaye.remind_close": "a reminder that today's Späye closes soon",
+    "spaye.closed_post": "the closed day's summary is posted",
+    "spaye.title_dm": "the month's titles are sent by DM",
+    "spaye.announce": "the month's titles are announced",
+    "spaye.auto_open": "today's Späye opens by itself",
+    "spaye.invite_expiry": "a däye challenge expires",
+}
+"""What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
+
+
+def timer_what(kind: str) -> str:
+    """``papayoo.warn`` -> ``Papayoo: a late player is told ...``."""
+    if kind in TIMER_WHAT:
+        return TIMER_WHAT[kind][0].upper() + TIMER_WHAT[kind][1:]
+    game, _, part = kind.partition(".")
+    what = TIMER_WHAT.get(part)
+    title = t(f"help.{game}.title", "en") if has_key(f"help.{game}.title") else game
+    return f"{title}: {what}" if what else kind
 
 
 async def json_object(request: web.Request) -> dict[str, Any]:
@@ -372,6 +398,7 @@ class SandboxPage:
             if upcoming is None
             else {
                 "kind": upcoming.kind,
+                "what": timer_what(upcoming.kind),
                 "at": upcoming.due_at.astimezone(ZoneInfo(zone_name)).strftime("%a %H:%M"),
             },
         }

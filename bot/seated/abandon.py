@@ -1,4 +1,4 @@
-"""``/<game> abandon``: the host or a manager ends a running game for everyone, after a
+"""``/<game> end``: the host or a manager ends a running game for everyone, after a
 confirmation; no result is kept."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class AbandonRoom(PublishRoom):
     """Abandon, asked then confirmed (its buttons are the game's: ``abandon`` / ``keep``)."""
 
     async def ask_abandon(self, interaction: discord.Interaction[Any], number: int | None) -> None:
-        """``/<game> abandon [game]``: the host or a manager is asked to confirm. ``number``
+        """``/<game> end [game]``: the host or a manager is asked to confirm. ``number``
         is the game's number as players see it in this server (``Papayoo #4``)."""
         locale = locale_for_user(interaction)
         target = await self._game_to_abandon(interaction, number, locale)

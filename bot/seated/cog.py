@@ -1,7 +1,7 @@
 """The seated-game layer: lobby, table, private hands, turn timer, notices, abandon, stats.
 
 A game's cog is a :class:`SeatedCog` with a :class:`~bot.seated.spec.SeatedSpec` (its engine
-kind, its renderer, the options of ``/<game> new``, the kit features it turns on) and nothing
+kind, its renderer, the options of ``/<game> begin``, the kit features it turns on) and nothing
 else to write but how the game looks; what it may change is listed in one place,
 :class:`bot.seated.hooks.GameHooks`. Every move goes the same way::
 
@@ -31,9 +31,9 @@ the rooms it uses, all on :class:`~bot.seated.base.SeatedBase` (state, names, te
 :mod:`~bot.seated.computers`                computer seats: their move and their pace
 :mod:`~bot.seated.publish` ``PublishRoom``  after a move: table, hands, records, notices
 :mod:`~bot.seated.start` ``StartRoom``      a lobby becomes a game; resume after a restart
-:mod:`~bot.seated.lobby` ``LobbyRoom``      ``/<game> new`` and the lobby's buttons
+:mod:`~bot.seated.lobby` ``LobbyRoom``      ``/<game> begin`` and the lobby's buttons
 :mod:`~bot.seated.challenge`                ``/<game> challenge`` (Accept / Decline)
-:mod:`~bot.seated.abandon` ``AbandonRoom``  ``/<game> abandon``
+:mod:`~bot.seated.abandon` ``AbandonRoom``  ``/<game> end``
 :mod:`~bot.seated.moves` ``MovesRoom``      the game's buttons: hand and board moves
 :mod:`~bot.seated.stats` ``StatsRoom``      ``/<game> stats``
 ==========================================  ==================================================

@@ -1,5 +1,12 @@
-"""``/<game> new|abandon|stats`` (and ``challenge``): one command group per seated game,
+"""``/<game> begin|end|stats`` (and ``challenge``): one command group per seated game,
 built from its spec.
+
+Typing ``/<game>`` lists the subcommands in alphabetical order, and Enter runs the first: so
+the one that starts a game sorts first in every language (``begin`` before ``challenge``,
+``end``, ``history``, ``stats``; in French ``commencer`` before ``defi``, ``historique``,
+``stats``, ``terminer``), and ending a game for everyone is never what a bare Enter does.
+The callbacks keep their first names (``new``, ``abandon``), as do the catalog keys
+(``<game>.cmd.new.name`` ...) and the buttons' custom ids.
 
 The options of ``new`` are declared once (:class:`OptionSpec`) and become slash options with
 Discord's own checks (ranges, choices), so every game handles them the same way. Names and
@@ -112,7 +119,7 @@ def _leading() -> list[inspect.Parameter]:
 def _challenge_command(
     kind: str, title: str, options: Sequence[OptionSpec]
 ) -> app_commands.Command[Any, Any, None]:
-    """``/<kind> challenge opponent [options of new]`` (:mod:`bot.seated.challenge`)."""
+    """``/<kind> challenge opponent [options of begin]`` (:mod:`bot.seated.challenge`)."""
 
     async def challenge(
         self: SeatedCommands,
@@ -174,7 +181,7 @@ def seated_group(
     new = _described(_method(new, "new"), kind, options)
     group.add_command(
         app_commands.Command(
-            name=_("new", key=f"{kind}.cmd.new.name"),
+            name=_("begin", key=f"{kind}.cmd.new.name"),
             description=_(
                 f"Open a {title} table that others can join", key=f"{kind}.cmd.new.description"
             ),
@@ -202,7 +209,7 @@ def seated_group(
     )
     group.add_command(
         app_commands.Command(
-            name=_("abandon", key=f"{kind}.cmd.abandon.name"),
+            name=_("end", key=f"{kind}.cmd.abandon.name"),
             description=_(
                 f"End a running {title} game for everyone (host or Manage Server); no result is kept",
                 key=f"{kind}.cmd.abandon.description",

@@ -62,7 +62,7 @@ class GameHooks(Protocol):
         ...
 
     def check_options(self, values: Mapping[str, Any], locale: Lang) -> str | None:
-        """The game's own check of ``/<game> new`` options, worded for the player (``None``:
+        """The game's own check of ``/<game> begin`` options, worded for the player (``None``:
         fine). The engine checks them again; the kit checks the turn timer."""
         ...
 

@@ -1,4 +1,4 @@
-"""The lobby: ``/<game> new`` opens a table others join; the host seats computer players and
+"""The lobby: ``/<game> begin`` opens a table others join; the host seats computer players and
 starts it (or it expires). A start while the bot's REST budget is taken by running games
 waits its turn and starts by itself (:meth:`LobbyRoom._wait_for_room`).
 """
@@ -41,12 +41,12 @@ lobby goes at once (its message has no buttons left)."""
 
 
 class LobbyRoom(StartRoom):
-    """``/<game> new`` and the lobby's buttons."""
+    """``/<game> begin`` and the lobby's buttons."""
 
     async def open_lobby(
         self, interaction: discord.Interaction[Any], values: Mapping[str, Any]
     ) -> None:
-        """``/<game> new``: a lobby message others join."""
+        """``/<game> begin``: a lobby message others join."""
         guild, channel_id = interaction.guild, interaction.channel_id
         locale = locale_for_user(interaction)
         if guild is None or channel_id is None:
@@ -103,7 +103,7 @@ class LobbyRoom(StartRoom):
         values: Mapping[str, Any],
         locale: Lang,
     ) -> tuple[Game, dict[str, Any]] | None:
-        """The lobby game of ``/<game> new`` (or a challenge) with its options checked, and
+        """The lobby game of ``/<game> begin`` (or a challenge) with its options checked, and
         the kit's own options; ``None`` once the player was told what is wrong."""
         engine = {
             o.name: values[o.name] for o in self.spec.options if o.engine and o.name in values
@@ -181,7 +181,7 @@ class LobbyRoom(StartRoom):
         return t("seated.bad_option", locale, reason=reason)
 
     def check_options(self, values: Mapping[str, Any], locale: Lang) -> str | None:
-        """A game's own check of ``/<game> new`` options, in the player's language (``None``:
+        """A game's own check of ``/<game> begin`` options, in the player's language (``None``:
         fine). The engine checks them again; this only words the refusal better."""
         return None
 

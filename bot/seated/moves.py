@@ -54,6 +54,9 @@ class MovesRoom(AbandonRoom):
             await self.say(interaction, t("seated.not_your_hand", locale))
             return
         copy = "dm" if interaction.guild_id is None else "eph"
+        if copy == "dm" and not self.live_dm(interaction, stored, player):
+            await self._retired_press(interaction, stored, player, locale)
+            return
         if copy == "eph":
             self.new_copy(stored, player, interaction, interaction.message, fresh=False)
         try:
@@ -91,6 +94,33 @@ class MovesRoom(AbandonRoom):
             return recipient is not None and recipient.id == interaction.user.id
         shown = message.interaction_metadata
         return shown is not None and shown.user.id == interaction.user.id
+
+    @staticmethod
+    def live_dm(interaction: discord.Interaction[Any], stored: StoredGame, player: str) -> bool:
+        """Whether the pressed DM is the player's live DM hand (not one retired when their
+        DMs closed: :meth:`bot.seated.table.TableRoom._retire_dm`)."""
+        mine = (stored.meta.get("hands") or {}).get(player)
+        message = interaction.message
+        if not mine or message is None:
+            return False
+        return int(mine[1]) == message.id
+
+    async def _retired_press(
+        self,
+        interaction: discord.Interaction[Any],
+        stored: StoredGame,
+        player: str,
+        locale: Lang,
+    ) -> None:
+        """A press on a retired DM hand changes nothing: answered privately with the hand as
+        it is now (no controls: they are on the table's "Show my hand")."""
+        embed, _controls = await self.hand_message(stored, player, locale=locale)
+        text = (
+            t("seated.stale", locale)
+            + "\n"
+            + t("seated.hand_retired", locale, table=self.table_link_text(stored, locale))
+        )
+        await respond(interaction, content=text, embed=embed, ephemeral=True)
 
     async def _on_hand_press(
         self,

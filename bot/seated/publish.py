@@ -164,21 +164,19 @@ class PublishRoom(TableRoom, ComputerRoom):
         if stored is None or not stored.is_active or player not in stored.game.to_act():
             return None
         locale = self.player_locale(stored, player)
-        name = self.render.name(locale)
-        link = self.table_link(stored)
         deadline = await self.deadline(stored)
         key = "seated.notice_warn" if warning and deadline else "seated.notice"
         text = t(
             key,
             locale,
-            game=name,
-            game_id=stored.shown_number,
-            link=link,
+            table=self.table_link_text(stored, locale),
             when=when(deadline) if deadline else "",
         )
         dm = (stored.meta.get("hands") or {}).get(player)
         message: discord.Message | None = None
-        if dm and not self.bot.private.known_closed(int(player)):
+        if dm and self.bot.private.known_closed(int(player)):
+            await self._dms_closed(game_id, player)  # closed since, as another message found
+        elif dm:
             try:
                 message = await self.bot.get_partial_messageable(int(dm[0])).send(text)
             except discord.Forbidden as err:
@@ -186,6 +184,7 @@ class PublishRoom(TableRoom, ComputerRoom):
                     raise
                 await self._dms_closed(game_id, player)  # closed during the game
         if message is None:
+            # Everyone reads the channel: it says what to press, not the player's settings.
             message = await self.channel(stored).send(
                 f"{mention(player)} {text} {t('seated.notice_closed_dms', locale)}",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=int(player))]),

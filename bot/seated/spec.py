@@ -1,6 +1,6 @@
 """What a seated game tells the kit about itself: its :class:`SeatedSpec`.
 
-A game declares its engine kind, its renderer, the options of ``/<game> new``
+A game declares its engine kind, its renderer, the options of ``/<game> begin``
 (:class:`OptionSpec`) and the kit features it turns on: a turn timer (:func:`turn_option`),
 a public board, challenges (:class:`Challenge`).
 """
@@ -38,7 +38,7 @@ TURN_SECONDS_RANGE: Final = (15, 600)
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option of ``/<game> new``."""
+    """One option of ``/<game> begin``."""
 
     name: str
     description: str
@@ -62,7 +62,7 @@ class OptionSpec:
 
 
 def turn_option(default: int = 90, *, engine: bool = False) -> OptionSpec:
-    """The turn timer of ``/<game> new``: 0 (off) or :data:`TURN_SECONDS_RANGE` seconds,
+    """The turn timer of ``/<game> begin``: 0 (off) or :data:`TURN_SECONDS_RANGE` seconds,
     checked by the kit before the lobby opens (``<game>.bad_turn_seconds`` words the
     refusal when the game's catalog has it). ``engine=True`` when the engine's game takes
     the timer as an option of its own (Papayoo) rather than the kit keeping it."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import time
 from datetime import datetime
 from functools import partial
@@ -41,6 +42,8 @@ __all__ = ["TABLE_REFUSED_PAUSE", "TableRoom"]
 log = logging.getLogger("gamenight.seated")
 
 TABLE_REFUSED_PAUSE: Final = 300.0
+RETIRED: Final = sys.maxsize
+"""The version of a retired DM hand: no state of the game is newer, none is shown after it."""
 
 
 class TableRoom(SeatedBase):
@@ -68,6 +71,14 @@ class TableRoom(SeatedBase):
         link = f"https://discord.com/channels/{stored.guild_id}/{stored.channel_id}"
         table_id = stored.meta.get("table_id")
         return f"{link}/{table_id}" if table_id else link
+
+    def table_link_text(self, stored: StoredGame, locale: Lang) -> str:
+        """The table as a masked link that reads as what it is (``[Papayoo #4](…)``), not
+        as Discord shows a bare message link (``#general › message``)."""
+        name = t(
+            "seated.table_link", locale, game=self.render.name(locale), game_id=stored.shown_number
+        )
+        return f"[{name}]({self.table_link(stored)})"
 
     def table_view(self, stored: StoredGame) -> GameView:
         if not stored.is_active:
@@ -325,15 +336,36 @@ class TableRoom(SeatedBase):
 
     async def _dms_closed(self, game_id: int, player: str) -> None:
         """A player closed their DMs during the game: their hand is shown on the table's
-        "Show my hand" from now on, and their turn notices mention them in the channel."""
+        "Show my hand" from now on, and their turn notices mention them in the channel.
+        The DM copy, no longer edited, is retired: one line saying where the hand is now,
+        never a hand left behind that says whose turn it was."""
         log.info("DMs closed during a game", extra={"game_id": game_id, "user_id": player})
         stored = await self.bot.store.games.get(game_id)
         if stored is None:
             return
+        dm = (stored.meta.get("hands") or {}).get(player)
         if player in (stored.meta.get("hands") or {}):
             await self.bot.store.games.merge_meta(game_id, "hands", {player: None})
-        self.live(stored).dm_tokens.pop(player, None)
+        token = self.live(stored).dm_tokens.pop(player, None)
         self.bot.private.dms_closed(int(player))
+        if dm:
+            self._retire_dm(stored, player, dm, token)
+
+    def _retire_dm(self, stored: StoredGame, player: str, dm: Any, token: Copy | None) -> None:
+        """The DM hand says, in one line, that the hand is on the table's "Show my hand" now:
+        once per player and game, through the latest click's token when Discord still takes
+        it, in the DM's own slot of the editor after any edit already on its way (and no
+        later one: the retired copy is the last state of that message). A press on it is
+        answered privately with the hand as it is now (:meth:`MovesRoom._retired_press`)."""
+        locale = self.player_locale(stored, player)
+        text = t("seated.hand_retired", locale, table=self.table_link_text(stored, locale))
+        by_bot = partial(edit_by_id, self.bot, int(dm[0]), int(dm[1]))
+        edit, level = self._edit_path(token, by_bot, Priority.TABLE)
+
+        async def send() -> None:
+            await edit(content=text, embed=None, view=GameView())
+
+        self.hands.submit((stored.id, player, "dm"), RETIRED, send, level)
 
     async def _tell_host(self, game_id: int) -> None:
         stored = await self.bot.store.games.get(game_id)

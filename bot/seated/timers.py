@@ -94,7 +94,8 @@ class TimerRoom(SeatedBase):
             if done is None:
                 continue
             after, evs, action = done
-            events.extend(evs)
+            # The timer's own line names the move: the renderer need not say it again.
+            events.extend({**e, "timer": True} if not is_computer(player) else e for e in evs)
             if not is_computer(player):
                 moves.append((player, action))
         if after is None:

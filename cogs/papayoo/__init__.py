@@ -1,4 +1,4 @@
-"""Papayoo for 3 to 8 players: ``/papayoo new`` and ``/papayoo stats`` (see ``_cog``)."""
+"""Papayoo for 3 to 8 players: ``/papayoo begin`` and ``/papayoo stats`` (see ``_cog``)."""
 
 from __future__ import annotations
 

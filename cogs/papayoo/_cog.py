@@ -1,8 +1,8 @@
-"""``/papayoo new|abandon|stats``: Papayoo on the seated-game kit.
+"""``/papayoo begin|end|stats``: Papayoo on the seated-game kit.
 
 Everything that is not about Papayoo (lobby, table, hands, turn timer and its bounds,
 notices, abandon, stats) is the kit's (:mod:`bot.seated`); this cog says which options
-``/papayoo new`` takes, how results are kept and how the game looks
+``/papayoo begin`` takes, how results are kept and how the game looks
 (:mod:`cogs.papayoo._render`).
 """
 

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import discord
 
+from bot.columns import clip, display_width, ljust, rjust
 from bot.engine.papayoo import HAND_SIZE
 from bot.i18n import Lang, t
 from bot.seated import HandContext, Label, MultiPick, SeatedRenderer, TableContext
@@ -93,7 +94,9 @@ class PapayooRenderer(SeatedRenderer):
     def scores(self, view: Mapping[str, Any], locale: Lang) -> str:
         """The scores round by round, in a code block: a column per round (the round being
         played marked ``…``, its points so far), then the total with them; at most
-        :data:`ROUND_COLUMNS` rounds (the total counts every one)."""
+        :data:`ROUND_COLUMNS` rounds (the total counts every one). Columns line up for any
+        name (padded by display width: emoji and CJK take two columns, accents none), and a
+        line under the block says what the columns are."""
         players: list[str] = list(view["players"])
         history: list[Mapping[str, int]] = list(view["history"])
         columns: list[tuple[str, dict[str, str]]] = [
@@ -117,25 +120,29 @@ class PapayooRenderer(SeatedRenderer):
         }
         columns.append((t("papayoo.table.total_col", locale), {p: str(totals[p]) for p in players}))
         names = {p: self.cell_name(p, view, locale) for p in players}
-        width = max(len(n) for n in names.values())
-        widths = [max(len(head), *(len(v) for v in cells.values())) for head, cells in columns]
+        width = max(display_width(n) for n in names.values())
+        widths = [
+            max(display_width(head), *(len(v) for v in cells.values())) for head, cells in columns
+        ]
         lines = [
             " " * width
-            + "".join(f" {head:>{w}}" for (head, _), w in zip(columns, widths, strict=True))
+            + "".join(f" {rjust(head, w)}" for (head, _), w in zip(columns, widths, strict=True))
         ]
         for p in players:
             lines.append(
-                names[p].ljust(width)
+                ljust(names[p], width)
                 + "".join(
                     f" {cells[p]:>{w}}" for (_, cells), w in zip(columns, widths, strict=True)
                 )
             )
-        return "```\n" + "\n".join(line.rstrip() for line in lines) + "\n```"
+        block = "```\n" + "\n".join(line.rstrip() for line in lines) + "\n```"
+        return block + "\n" + t("papayoo.table.scores_legend", locale)
 
     def cell_name(self, player: str, view: Mapping[str, Any], locale: Lang) -> str:
-        """A player's name in the scores' code block (no mention shows there)."""
+        """A player's name in the scores' code block (no mention shows there), at most
+        :data:`NAME_WIDTH` columns as a monospace font shows it."""
         name = self.plain(player, view, locale).replace("🤖", "").replace("`", "'").strip()
-        return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+        return clip(name, NAME_WIDTH)
 
     def papayoo_line(self, view: Mapping[str, Any], locale: Lang) -> str | None:
         suit = view["papayoo_suit"]
@@ -233,6 +240,16 @@ class PapayooRenderer(SeatedRenderer):
         turn, or the game's end: off turn it is not edited and they would go stale)."""
         embed = super().hand(ctx)
         view = ctx.view
+        if not ctx.current and view["phase"] == "play":
+            # Off turn the hand is not edited as the tricks go by: a trick number drawn when
+            # its player last moved would lag behind the table's. The round stays true.
+            embed.title = t(
+                "papayoo.hand.title_round",
+                ctx.locale,
+                game_id=ctx.game_id,
+                round=view["round"],
+                rounds=view["rounds"],
+            )
         if ctx.current and view["phase"] == "play" and view["trick"]:
             embed.insert_field_at(
                 0,
@@ -352,8 +369,8 @@ class PapayooRenderer(SeatedRenderer):
                         dealer=self.who(event["dealer"], locale),
                     )
                 )
-        if not lines:
-            played = [e for e in events if e["type"] == "card_played"]
+        if not lines:  # a card the turn timer played is told by the timer's line
+            played = [e for e in events if e["type"] == "card_played" and not e.get("timer")]
             if played:
                 last = played[-1]
                 lines.append(

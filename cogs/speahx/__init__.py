@@ -1,4 +1,4 @@
-"""Speahx for 2 to 14 players: ``/speahx new|abandon|stats`` (see ``_cog``)."""
+"""Speahx for 2 to 14 players: ``/speahx begin|end|stats`` (see ``_cog``)."""
 
 from __future__ import annotations
 

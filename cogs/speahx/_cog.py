@@ -1,7 +1,7 @@
-"""``/speahx new|abandon|stats``: Speahx on the seated-game kit.
+"""``/speahx begin|end|stats``: Speahx on the seated-game kit.
 
 The kit (:mod:`bot.seated`) runs the lobby, the table, the hands, the turn timer (and its bounds), notices,
-abandon and stats; this cog says which options ``/speahx new`` takes and how the game looks
+abandon and stats; this cog says which options ``/speahx begin`` takes and how the game looks
 (:mod:`cogs.speahx._render`). A hand's controls are Speahx's own (:mod:`cogs.speahx._controls`):
 one per distinct move, Draw and Collect always as buttons; a hand of any size reaches every
 legal move (a huge one in selects, paged). Their custom ids are the kit's, so the kit's

@@ -1,4 +1,4 @@
-"""Spit for 2 players in real time: ``/spit challenge|new|abandon|stats`` (see ``_cog``)."""
+"""Spit for 2 players in real time: ``/spit challenge|begin|end|stats`` (see ``_cog``)."""
 
 from __future__ import annotations
 

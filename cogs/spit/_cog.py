@@ -1,7 +1,7 @@
 """``/spit``: Spit on the seated-game kit, played on one public board.
 
 ``/spit challenge @colleague`` asks one colleague (Accept / Decline: the kit's challenges,
-:mod:`bot.seated.challenge`, turned on in the spec); ``/spit new`` opens a lobby like the
+:mod:`bot.seated.challenge`, turned on in the spec); ``/spit begin`` opens a lobby like the
 other games (where the host may seat a computer opponent). The kit runs the rest: the board
 is the table message, every click is answered by updating it, moves are applied in the
 order Discord created them (:mod:`bot.seated.order`), and the game's lock is never held

@@ -15,9 +15,11 @@ from bot.client import INTENTS, GamenightBot
 from bot.clock import FakeClock
 from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
+from bot.seated import SeatedCog
 from bot.settings import Settings
 from cogs.config import ConfigCog
 from tests.bot.fakes import FakeInteraction
+from tests.fakediscord import FakeDiscord
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -93,3 +95,39 @@ async def test_config_is_for_managers_only(bot: GamenightBot) -> None:
         await cog.interaction_check(FakeInteraction())  # type: ignore[arg-type]
     admin = FakeInteraction(guild=guild, permissions=discord.Permissions(manage_guild=True))
     assert await cog.interaction_check(admin)  # type: ignore[arg-type]
+
+
+FUTURE = {"en": ["history"], "fr": ["historique"]}
+"""Subcommands another change will add (``/<game> history``): starting still sorts first."""
+
+
+async def test_typing_a_seated_games_name_offers_starting_a_game_first(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """Discord lists a group's subcommands alphabetically and Enter runs the first: for every
+    seated game, as registered on Discord, the command that opens a table comes first in
+    English and in French (``/papayoo`` then Enter never ends a game)."""
+    bot = GamenightBot(Settings(database_path=db_path), clock)
+    async with fake_discord.run_client(bot):
+        seated = [cog for cog in bot.cogs.values() if isinstance(cog, SeatedCog)]
+        assert {cog.kind for cog in seated} >= {"papayoo", "speahx", "spit"}
+        for cog in seated:
+            group = bot.tree.get_command(cog.kind)
+            assert isinstance(group, app_commands.Group)
+            start = next(c for c in group.commands if c.callback.__name__ == "new")
+            schema = fake_discord.global_commands[(cog.kind, 1)]
+            subcommands = schema["options"]
+            registered = next(o for o in subcommands if o["name"] == start.name)
+            for lang in ("en", "fr"):
+                names = [
+                    o["name"] if lang == "en" else o["name_localizations"]["fr"]
+                    for o in subcommands
+                ]
+                first = (
+                    registered["name"] if lang == "en" else registered["name_localizations"]["fr"]
+                )
+                listed = sorted([*names, *FUTURE[lang]], key=str.casefold)
+                assert listed[0] == first, (cog.kind, lang, listed)
+                assert sorted([*names, *FUTURE[lang]])[0] == first
+            ending = next(c for c in group.commands if c.callback.__name__ == "abandon")
+            assert ending.name == "end" and start.name == "begin"

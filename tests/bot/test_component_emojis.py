@@ -617,7 +617,7 @@ async def test_papayoo_through_discord_sends_only_payloads_discord_takes(
     with every_payload_checked(fake) as checked:
         async with fake.run_client(bot):
             table = PapayooTable(fake, bot, guild, channel, users, closed={bob.id})
-            lobby = await fake.slash(ana, channel, "papayoo new", {"rounds": 1})
+            lobby = await fake.slash(ana, channel, "papayoo begin", {"rounds": 1})
             lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
             kind = f"papayoo_lobby:{lobby_id}"
             await fake.click(bob, lobby, f"gn:{kind}:join")
@@ -690,7 +690,7 @@ async def test_speahx_and_spit_through_discord_send_only_payloads_discord_takes(
                 move = encode(stored.game.auto_action(player))
                 control = f"gn:spit:{game_id}:do:{seat}.{move}"
                 await fake.click(people[player], accepted.response, control, settle=0.02)
-            lobby = await fake.slash(bob, channel, "spit new")
+            lobby = await fake.slash(bob, channel, "spit begin")
             lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
             await fake.select(bob, lobby, f"gns:spit_lobby:{lobby_id}:add_computer", ["easy"])
             await fake.click(bob, lobby, f"gn:spit_lobby:{lobby_id}:cancel")

@@ -105,7 +105,7 @@ class Table:
         self, options: dict[str, Any] | None = None, players: int | None = None
     ) -> int:
         host, *others = self.users[: players or len(self.users)]
-        lobby = await self.fake.slash(host, self.channel, "papayoo new", options or {})
+        lobby = await self.fake.slash(host, self.channel, "papayoo begin", options or {})
         assert lobby.response is not None and not lobby.ephemeral
         for user in others:
             joined = await self.fake.click(user, lobby, label=join_label(self.fake, lobby))

@@ -124,7 +124,7 @@ async def test_the_final_record_mentions_no_computer_seat(
     async with fake.run_client(bot):
         seats = table(fake, bot, ["Ana"])
         ana = seats.users[0]
-        lobby = await fake.slash(ana, seats.channel, "speahx new", {"turn_seconds": 0})
+        lobby = await fake.slash(ana, seats.channel, "speahx begin", {"turn_seconds": 0})
         lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
         custom_id = f"gns:speahx_lobby:{lobby_id}:add_computer"
         assert (await fake.select(ana, lobby, custom_id, ["easy"])).callback_type == 7

@@ -46,21 +46,21 @@ async def test_a_fourth_open_table_is_refused_in_both_languages_and_nothing_is_m
     bot = make_bot(COGS)
     async with fake.run_client(bot):
         for _ in range(3):
-            made = await fake.slash(bob, office.general, "papayoo new")
+            made = await fake.slash(bob, office.general, "papayoo begin")
             assert not made.ephemeral, made.text
         before = (
             await lobby_rows(bot),
             await pending_timers(bot),
             len(fake.channel_messages(office.general)),
         )
-        fourth = await fake.slash(bob, office.general, "papayoo new")
+        fourth = await fake.slash(bob, office.general, "papayoo begin")
         refused(fourth, "You already host 3 open tables", "the limit per member", "Nothing")
         after = (await lobby_rows(bot), await pending_timers(bot))
         assert (*after, len(fake.channel_messages(office.general))) == before
         # Ana (in French) has her own three, then the same refusal in her language.
         for _ in range(3):
-            assert not (await fake.slash(ana, office.general, "papayoo new")).ephemeral
-        hers = await fake.slash(ana, office.general, "papayoo new")
+            assert not (await fake.slash(ana, office.general, "papayoo begin")).ephemeral
+        hers = await fake.slash(ana, office.general, "papayoo begin")
         refused(hers, "Vous avez déjà 3 tables ouvertes", "la limite par membre", "Rien")
         assert len(await open_lobbies(bot)) == 6
 
@@ -79,12 +79,12 @@ async def test_the_channel_and_server_limits_count_everyone(
             {"lobbies-per-channel": 2, "lobbies-per-server": 3},
         )
         assert changed.ephemeral and "Open tables per channel: **2**" in changed.text
-        assert not (await fake.slash(office.bob, office.general, "papayoo new")).ephemeral
-        assert not (await fake.slash(office.cid, office.general, "papayoo new")).ephemeral
-        full = await fake.slash(office.dan, office.general, "papayoo new")
+        assert not (await fake.slash(office.bob, office.general, "papayoo begin")).ephemeral
+        assert not (await fake.slash(office.cid, office.general, "papayoo begin")).ephemeral
+        full = await fake.slash(office.dan, office.general, "papayoo begin")
         refused(full, "This channel already has 2 open tables", "the limit per channel")
-        assert not (await fake.slash(office.dan, other, "papayoo new")).ephemeral
-        server = await fake.slash(office.eve, other, "papayoo new")
+        assert not (await fake.slash(office.dan, other, "papayoo begin")).ephemeral
+        server = await fake.slash(office.eve, other, "papayoo begin")
         refused(server, "This server already has 3 open tables", "the limit per server")
         assert len(await open_lobbies(bot)) == 3
 
@@ -96,7 +96,7 @@ async def test_a_sixth_live_game_is_refused_and_a_start_over_the_limit_too(
     bot = make_bot(COGS)
     async with fake.run_client(bot):
         hosts = [office.bob, office.bob, office.bob, office.cid, office.cid, office.dan]
-        lobbies = [await fake.slash(host, office.general, "papayoo new") for host in hosts]
+        lobbies = [await fake.slash(host, office.general, "papayoo begin") for host in hosts]
         for lobby in lobbies[:5]:
             joined = await fake.click(ana, lobby, label="Join")
             assert joined.callback_type == 7, joined.text
@@ -108,7 +108,7 @@ async def test_a_sixth_live_game_is_refused_and_a_start_over_the_limit_too(
         assert stored.version == version
         assert str(ana.id) not in stored.game.public_view()["players"]
         # Opening her own table would seat her a sixth time too.
-        own = await fake.slash(ana, office.general, "papayoo new")
+        own = await fake.slash(ana, office.general, "papayoo begin")
         refused(own, "Vous êtes déjà assis à 5 parties")
 
         # Starting counts: with the limit lowered to 3, Bob's table (Ana at it) cannot start.
@@ -139,7 +139,7 @@ async def test_a_flood_of_new_tables_makes_at_most_the_limit(
         # The flood comes within one window whatever the machine's speed: time stands still.
         bot.actions.limiter = RateLimiter(now=lambda: 100.0)
         answers = await asyncio.gather(
-            *(fake.slash(bob, office.general, "papayoo new") for _ in range(20))
+            *(fake.slash(bob, office.general, "papayoo begin") for _ in range(20))
         )
         made = [a for a in answers if not a.ephemeral]
         assert len(made) == 3
@@ -203,8 +203,8 @@ async def test_config_limits_changes_them_and_show_lists_them(
         assert "Live games per member: 5" in changed.text
         show = await fake.slash(owner, office.general, "config show")
         assert "Open tables per member" in show.text and "Live games per member" in show.text
-        assert not (await fake.slash(bob, office.general, "papayoo new")).ephemeral
-        refused(await fake.slash(bob, office.general, "papayoo new"), "You already host 1 open")
+        assert not (await fake.slash(bob, office.general, "papayoo begin")).ephemeral
+        refused(await fake.slash(bob, office.general, "papayoo begin"), "You already host 1 open")
         saved = await bot.store.game_settings.get(office.guild.id, "limits")
         assert saved["lobbies_per_member"] == 1
 
@@ -215,8 +215,8 @@ async def test_an_abandoned_table_expires_and_its_rows_are_gone(
     fake, bob = office.fake, office.bob
     bot = make_bot(COGS)
     async with fake.run_client(bot):
-        stale = await fake.slash(bob, office.general, "papayoo new")
-        cancelled = await fake.slash(bob, office.general, "papayoo new")
+        stale = await fake.slash(bob, office.general, "papayoo begin")
+        cancelled = await fake.slash(bob, office.general, "papayoo begin")
         assert (await fake.click(bob, cancelled, label="Cancel")).callback_type == 7
         assert await lobby_rows(bot) == 2 and await pending_timers(bot) == 1
         clock.advance(minutes=31)
@@ -233,7 +233,7 @@ async def test_an_abandoned_table_expires_and_its_rows_are_gone(
         assert await bot.timers.run_cron("papayoo.purge_lobbies")
         assert await lobby_rows(bot) == 0
         # And Bob may open tables again: nothing of the old ones counts.
-        assert not (await fake.slash(bob, office.general, "papayoo new")).ephemeral
+        assert not (await fake.slash(bob, office.general, "papayoo begin")).ephemeral
 
 
 async def test_accepting_a_spit_challenge_counts_as_a_live_game(
@@ -245,7 +245,7 @@ async def test_accepting_a_spit_challenge_counts_as_a_live_game(
         await fake.slash(
             office.owner, office.general, "config limits", {"live-games-per-member": 1}
         )
-        assert not (await fake.slash(bob, office.general, "papayoo new")).ephemeral
+        assert not (await fake.slash(bob, office.general, "papayoo begin")).ephemeral
         asked = await fake.slash(ana, office.general, "spit challenge", {"opponent": bob})
         assert not asked.ephemeral, asked.text
         answer = await fake.click(bob, asked, label="Accept")

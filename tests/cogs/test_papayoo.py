@@ -19,7 +19,9 @@ import discord
 import pytest
 
 from bot.clock import FakeClock
+from bot.columns import display_width
 from bot.i18n import t
+from bot.present import when
 from bot.seated import SeatedCog
 from tests.cogs.papayoo_support import RENDER, Table, forge, join_label, make_bot, office
 from tests.fakediscord import FakeDiscord
@@ -130,7 +132,7 @@ async def play_a_whole_game(table: Table) -> None:
     fake = table.fake
     table.settle = 0
     users, channel = table.users, table.channel
-    lobby = await fake.slash(users[0], channel, "papayoo new", {"turn_seconds": 0})
+    lobby = await fake.slash(users[0], channel, "papayoo begin", {"turn_seconds": 0})
     assert lobby.response is not None
     lobby_id = lobby.response.id
     for user in users[1:]:
@@ -291,7 +293,7 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
         assert [u.id for u in notice.mentions] == [cyd.id]
         assert f"Papayoo #{number}" in notice.content and "Show my hand" in notice.content
         await fake.wait_for(lambda: len(fake.dms(ana)) == 2)
-        assert "🔔 Your turn in Papayoo" in fake.dms(ana)[-1].content
+        assert "🔔 Your turn in [Papayoo #" in fake.dms(ana)[-1].content
         cog = table.bot.get_cog("Papayoo")
         assert isinstance(cog, SeatedCog)
         cog.notices.delay = 3600  # from here on, however slow the test runs, no new notice
@@ -319,6 +321,69 @@ async def test_a_player_with_closed_dms_plays_from_show_my_hand_and_is_pinged_in
         gone = [m for m in fake.channel_messages(table.channel, include_deleted=True) if m.deleted]
         assert gone and all(f"<@{cyd.id}>" in m.content for m in gone)
         assert_hands_stay_private(table)
+
+
+async def test_dms_closed_mid_game_retire_the_dm_hand_and_the_channel_tells_what_to_press(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob closes his DMs once his hand is there: at his next notice the DM copy is retired
+    with one line saying where his hand is now (never left saying whose turn it was, even at
+    the end), the channel notice says what to press and nothing of his settings, and a press
+    on the retired copy answers privately with his hand as it is now and changes nothing."""
+    monkeypatch.setattr(SeatedCog, "NOTICE_DELAY", 3600)
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], french=["Cyd"])
+    _, bob, _ = table.users
+    async with fake.run_client(table.bot):
+        await start(table)
+        dm = hand_of(table, bob)
+        fake.close_dms(bob)
+        table.closed.add(bob.id)
+        await pass_all(table)  # Bob from "Show my hand"
+        cog = table.bot.get_cog("Papayoo")
+        assert isinstance(cog, SeatedCog)
+        cog.notices.delay = 0.05  # a notice for each turn from now on
+        while (await table.stored()).game.public_view()["turn"] != str(bob.id):
+            await table.step()
+        stored = await table.stored()
+        play = table.play_id(stored, str(bob.id), stored.game.view(str(bob.id))["legal"][0])
+        link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/"
+        retired = t(
+            "seated.hand_retired",
+            "en",
+            table=f"[Papayoo #{stored.shown_number}]({link}{stored.meta['table_id']})",
+        )
+        await fake.wait_for(lambda: fake.message(dm.id).content == retired)
+        assert dm.embeds == [] and live_controls(fake, dm) == []
+        assert (await table.stored()).meta["hands"][str(bob.id)] is None
+
+        notice = await fake.wait_for_message(
+            table.channel, lambda m: f"<@{bob.id}>" in (m.content or "") and "🔔" in m.content
+        )
+        assert notice.content == (
+            f"<@{bob.id}> 🔔 Your turn in [Papayoo #{stored.shown_number}]"
+            f"({link}{stored.meta['table_id']}). Press **Show my hand** on the table to play."
+        )
+        assert "DM" not in notice.content and "closed" not in notice.content
+
+        # A press on the retired copy, by a client that had not caught up with the edit.
+        before = (await table.stored()).game.dumps()  # (the notice's id may still be noted)
+        earlier = next(v for v in dm.versions if play in str(v.components))
+        pressed = await fake.click(bob, still_showing(dm, earlier), play)
+        assert pressed.ephemeral and pressed.callback_type == 4, pressed.text
+        assert pressed.text.startswith(t("seated.stale", "en")) and retired in pressed.text
+        hand = RENDER.hand_text(stored.game.view(str(bob.id))["hand"])
+        assert hand in message_text("", pressed.response.embeds, [])
+        assert (await table.stored()).game.dumps() == before
+        assert fake.message(dm.id).content == retired
+        dm.components = []  # the client catches up
+
+        cog.notices.delay = 3600  # however slow the test runs, no new notice
+        await table.play_to_the_end()
+        await table.quiet()
+        assert (await table.stored()).status == "over"
+        assert fake.message(dm.id).content == retired and fake.message(dm.id).embeds == []
+        assert [m.id for m in fake.dms(bob)] == [dm.id]  # his notice DM went as he passed
 
 
 # -- 3. two copies of one hand ------------------------------------------------------------------
@@ -412,8 +477,13 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         clock.advance(seconds=2)
         assert await table.bot.timers.run_due() == 1
         warning = await fake.wait_for(lambda: fake.dms(sleeper)[1:])
-        assert warning[0].content.startswith(f"⏳ Your turn in Papayoo #{number}")
-        assert "<t:" in warning[0].content
+        table_link = f"[Papayoo #{number}](https://discord.com/channels/"
+        assert warning[0].content.startswith(f"⏳ Your turn in {table_link}")
+        assert warning[0].content.endswith(
+            ": the turn timer plays for you " + when(timer.due_at) + "."
+        )
+        # One way to say the deadline, the same wherever it is shown.
+        assert f"<@{turn}> · the turn timer plays for them {when(timer.due_at)}" in board.text
         assert (await table.stored()).game.dumps() == stored.game.dumps()  # no move yet
 
         # Time is up: the bot plays the lowest legal card, on the table and in the hand.
@@ -424,8 +494,10 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         after = await table.stored()
         assert after.game.public_view()["trick"] == [{"player": turn, "card": expected}]
         shown = RENDER.card(expected)
-        assert f"⏱ Time is up for <@{turn}>: the bot played {shown}." in board.text
-        assert f"⏱ Your time ran out, so the bot moved for you: {shown}." in dm.text
+        said = f"⏱ Time ran out for <@{turn}>: the turn timer played {shown} for them."
+        assert said in board.text
+        assert f"<@{turn}> played {shown}" not in board.text  # said once
+        assert f"⏱ Your time ran out, so the turn timer played for you: {shown}." in dm.text
         assert custom_ids(fake, dm) == []
         await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)  # the warning is gone
 
@@ -450,10 +522,12 @@ async def test_a_player_who_sleeps_is_warned_then_the_bot_plays_for_them_even_af
         await table.quiet()
         trick = (await table.stored()).game.public_view()["trick"]
         assert trick[-1] == {"player": nxt, "card": expected}
-        line = f"⏱ Time is up for <@{nxt}>: the bot played {RENDER.card(expected)}."
+        line = (
+            f"⏱ Time ran out for <@{nxt}>: the turn timer played {RENDER.card(expected)} for them."
+        )
         await fake.wait_for(lambda: line in fake.message(board.id).text)
         late = table.user(nxt)
-        assert "the bot moved for you" in hand_of(table, late).text
+        assert "the turn timer played for you" in hand_of(table, late).text
         assert late.dm_channel is not None
         # Its warning would have come after the deadline: none was sent.
         assert len(fake.channel_messages(late.dm_channel, include_deleted=True)) == 1
@@ -544,7 +618,7 @@ async def test_the_host_seats_two_computers_and_plays_a_game_against_them(
     ana, bob = table.users
     table.users = [ana]
     async with fake.run_client(table.bot):
-        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 1})
+        lobby = await fake.slash(ana, table.channel, "papayoo begin", {"rounds": 1})
         refused = await seat_computer(fake, bob, lobby, "easy")
         assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
         assert (await seat_computer(fake, ana, lobby, "normal")).callback_type == 7
@@ -589,7 +663,7 @@ async def test_a_computer_cannot_take_a_seat_at_a_full_table(
     table = setup(fake, db_path, clock, ["Ana", "Bob"])
     ana, bob = table.users
     async with fake.run_client(table.bot):
-        lobby = await fake.slash(ana, table.channel, "papayoo new")
+        lobby = await fake.slash(ana, table.channel, "papayoo begin")
         lobby_id = lobby_id_of(fake, lobby)
         for _ in range(7):
             assert (await seat_computer(fake, ana, lobby, "easy")).callback_type == 7
@@ -621,9 +695,9 @@ async def test_the_lobby_refuses_clearly_and_changes_nothing(
     ana, bob, cyd = table.users
     bot = table.bot
     async with fake.run_client(bot):
-        bad = await fake.slash(ana, table.channel, "papayoo new", {"turn_seconds": 5})
+        bad = await fake.slash(ana, table.channel, "papayoo begin", {"turn_seconds": 5})
         assert bad.ephemeral and "0 (off) or from 15 to 600 seconds, not 5" in bad.text
-        lobby = await fake.slash(ana, table.channel, "papayoo new")
+        lobby = await fake.slash(ana, table.channel, "papayoo begin")
         lobby_id = lobby_id_of(fake, lobby)
         shown = lobby.response.snapshot()
 
@@ -671,7 +745,7 @@ async def test_the_lobby_refuses_clearly_and_changes_nothing(
         assert await bot.store.games.get(lobby_id) is None
 
         # A cancelled lobby leaves no expiry timer behind.
-        other = await fake.slash(ana, table.channel, "papayoo new")
+        other = await fake.slash(ana, table.channel, "papayoo begin")
         assert len(await bot.timers.pending()) == 1
         assert (await fake.click(ana, other, label="Cancel")).callback_type == 7
         assert fake.buttons(other) == []
@@ -785,14 +859,14 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         channel_before = len(fake.channel_messages(table.channel))
 
         # Neither a player who is not the host nor a bystander may end it.
-        refused = await fake.slash(bob, table.channel, "papayoo abandon")
+        refused = await fake.slash(bob, table.channel, "papayoo end")
         assert refused.ephemeral and f"Only the host (<@{ana.id}>)" in refused.text
         assert fake.buttons(refused) == []
-        wrong = await fake.slash(ana, table.channel, "papayoo abandon", {"game": number + 9})
+        wrong = await fake.slash(ana, table.channel, "papayoo end", {"game": number + 9})
         assert wrong.ephemeral and f"There is no Papayoo game #{number + 9}" in wrong.text
 
         # The host is asked first; "Keep playing" keeps it.
-        asked = await fake.slash(ana, table.channel, "papayoo abandon")
+        asked = await fake.slash(ana, table.channel, "papayoo end")
         assert asked.ephemeral
         assert f"End Papayoo #{number} for everyone? No result is kept." in asked.text
         kept = await fake.click(ana, asked, f"gn:papayoo:{game_id}:keep")
@@ -800,8 +874,8 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         assert (await table.stored()).version == stored.version
 
         # Asked twice (two windows), confirmed in the first: ended; the second is told so.
-        first = await fake.slash(ana, table.channel, "papayoo abandon")
-        second = await fake.slash(ana, table.channel, "papayoo abandon")
+        first = await fake.slash(ana, table.channel, "papayoo end")
+        second = await fake.slash(ana, table.channel, "papayoo end")
         done = await fake.click(ana, first, f"gn:papayoo:{game_id}:abandon")
         assert done.callback_type == 7 and f"Papayoo #{number} is abandoned." in done.text
         await table.quiet()
@@ -828,7 +902,7 @@ async def test_the_host_abandons_a_game_after_confirming_and_everyone_sees_it_en
         assert t("seated.hand_abandoned", "fr") in french
         by = f"<@{ana.id}>"
         assert t("seated.abandoned", "fr", game="Papayoo", game_id=number, player=by) in french
-        none = await fake.slash(ana, table.channel, "papayoo abandon")
+        none = await fake.slash(ana, table.channel, "papayoo end")
         assert none.ephemeral and "No Papayoo game is running in this channel." in none.text
         assert_hands_stay_private(table)
 
@@ -843,7 +917,7 @@ async def test_a_server_manager_may_abandon_someone_elses_game(
     async with fake.run_client(table.bot):
         game_id = await start(table)
         number = (await table.stored()).shown_number
-        asked = await fake.slash(admin, table.channel, "papayoo abandon", {"game": number})
+        asked = await fake.slash(admin, table.channel, "papayoo end", {"game": number})
         confirm = f"gn:papayoo:{game_id}:abandon"
 
         # A player who is neither host nor manager, forging that confirmation, is refused.
@@ -909,7 +983,7 @@ async def test_when_two_players_sleep_through_the_pass_the_table_and_both_hands_
         for user in (bob, cyd):
             passed = stored.game.view(str(user.id))["passed"]
             [note] = [line for line in hand_of(table, user).text.splitlines() if "⏱ Your" in line]
-            assert note.startswith("⏱ Your time ran out, so the bot moved for you: Pass ")
+            assert note.startswith("⏱ Your time ran out, so the turn timer played for you: Pass ")
             assert sorted(note.removesuffix(".").split()[-5:]) == sorted(
                 RENDER.card(c) for c in passed
             )
@@ -923,7 +997,7 @@ async def test_two_clicks_on_start_at_once_start_one_game(
     table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"])
     ana, bob, cyd = table.users
     async with fake.run_client(table.bot):
-        lobby = await fake.slash(ana, table.channel, "papayoo new", {"rounds": 1})
+        lobby = await fake.slash(ana, table.channel, "papayoo begin", {"rounds": 1})
         for user in (bob, cyd):
             assert (await fake.click(user, lobby, label="Join")).callback_type == 7
         both = await asyncio.gather(
@@ -998,4 +1072,80 @@ async def test_a_warning_sent_before_a_crash_is_gone_once_the_bot_has_moved(
         await table.quiet()
         assert (await table.stored()).game.public_view()["trick"][0]["player"] == turn
         await fake.wait_for(lambda: len(fake.dms(sleeper)) == 1)
-        assert "the bot moved for you" in hand_of(table, sleeper).text
+        assert "the turn timer played for you" in hand_of(table, sleeper).text
+
+
+# -- the trick number ---------------------------------------------------------------------------
+
+
+async def test_hands_and_table_agree_on_the_trick_number(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """A waiting hand is not edited as the tricks go by, so it does not name a trick (it
+    showed "trick 2/15" while the table was at 3/15): it says the round; the hand of whoever
+    must play names the trick the table names."""
+    fake = fake_discord
+    table = setup(fake, db_path, clock, ["Ana", "Bob", "Cyd"], french=["Cyd"])
+    async with fake.run_client(table.bot):
+        await start(table)
+        await pass_all(table)
+        for _ in range(9):  # three tricks
+            await table.step()
+            stored = await table.stored()
+            view = stored.game.public_view()
+            board = table.table_message(stored).embeds[0]["title"]
+            trick = re.search(r"trick (\d+)/20", board)
+            assert trick is not None, board
+            for user in table.users:
+                title = hand_of(table, user).embeds[0]["title"]
+                if view["turn"] == str(user.id):
+                    french = user.name == "cyd"
+                    same = board.replace("round", "manche").replace("trick", "pli")
+                    assert title == (same.replace("#", "n°") if french else board)
+                else:
+                    assert "trick" not in title and "pli" not in title, title
+                    assert title.endswith(("round 1/1", "manche 1/1")), title
+
+
+# -- the scores ---------------------------------------------------------------------------------
+
+
+async def test_the_scores_line_up_for_any_name_and_say_what_their_columns_are(
+    fake_discord: FakeDiscord, db_path: Path, clock: FakeClock
+) -> None:
+    """Names with an emoji, CJK characters, a combining accent or too long for the column:
+    every row of the scores takes the same columns (padded by display width, not code
+    points), and a line under them explains R1…, in each reader's language."""
+    fake = fake_discord
+    names = ["🎉 Ana", "李小龙", "Zoe\u0308 Martin-Dupont", "👩\u200d💻 Dev"]
+    table = setup(fake, db_path, clock, names, french=["李小龙"])
+    async with fake.run_client(table.bot):
+        await start(table)
+        await pass_all(table)
+        await table.step()
+        stored = await table.stored()
+        for message, locale in [(table.table_message(stored), "en")] + [
+            (hand_of(table, u), "fr" if u.name == "李小龙" else "en")
+            for u in table.users
+            if str(u.id) == stored.game.public_view()["turn"]
+        ]:
+            [scores] = [
+                f["value"]
+                for f in message.embeds[0]["fields"]
+                if f["name"] == t("papayoo.table.scores", locale)
+            ]
+            block, legend = scores.rsplit("\n", 1)
+            assert legend == t("papayoo.table.scores_legend", locale)
+            rows = block.removeprefix("```\n").removesuffix("\n```").splitlines()
+            assert len(rows) == 5, block
+            assert len({display_width(row) for row in rows}) == 1, block
+            assert rows[0].split() == [t("papayoo.table.round_col", locale, round=1) + "…", "Total"]
+            assert rows[3].startswith("Zoe\u0308 Martin-… ")  # 12 columns at most
+            for row, name in zip(
+                rows[1:], ["🎉 Ana", "李小龙", "Zoe\u0308", "👩\u200d💻 Dev"], strict=True
+            ):
+                assert row.startswith(name)
+                # the points start in the same column on every row
+                assert display_width(row[: row.index(" 0")]) == display_width(
+                    rows[1][: rows[1].index(" 0")]
+                )

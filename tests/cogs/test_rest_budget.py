@@ -182,7 +182,7 @@ async def test_a_start_waits_in_its_lobby_while_the_budget_is_taken(
     async with fake.run_client(table.bot):
         busy = [True]
         monkeypatch.setattr(table.bot.budget, "congested", lambda: busy[0])
-        lobby = await fake.slash(ana, table.channel, "papayoo new", {})
+        lobby = await fake.slash(ana, table.channel, "papayoo begin", {})
         for user in (bob, cyd):
             await fake.click(user, lobby, label=join_label(fake, lobby))
         waiting = await fake.click(ana, lobby, label="Start")

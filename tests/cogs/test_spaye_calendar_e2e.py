@@ -403,6 +403,8 @@ async def test_month_end_awards_announces_and_dms_once(
         bob_dms = await world.fake.wait_for(lambda: world.fake.dms(world.bob))
         assert "Mastäye, Tikäo" in bob_dms[0].content and "April 2025" in bob_dms[0].content
         assert "double" not in bob_dms[0].content and "twice" in bob_dms[0].content
+        # One spelling of the card, as the rules name it.
+        assert "nikäyé" not in bob_dms[0].content and "draw a nikäye" in bob_dms[0].content
         assert world.fake.dms(world.ana) == []  # closed: kept for her next interaction
         kept = await bot.store.private.pending(world.ana.id)
         assert len(kept) == 1 and "Grand Späyin" in (kept[0].content or "")

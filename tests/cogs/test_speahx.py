@@ -165,7 +165,7 @@ async def test_a_colleague_plays_a_whole_game_against_two_computer_players(
     async with fake.run_client(bot):
         seats = table(fake, bot, ["Ana"])
         ana = seats.users[0]
-        lobby = await fake.slash(ana, seats.channel, "speahx new", {"turn_seconds": 0})
+        lobby = await fake.slash(ana, seats.channel, "speahx begin", {"turn_seconds": 0})
         lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
         for level in ("easy", "hard"):
             custom_id = f"gns:speahx_lobby:{lobby_id}:add_computer"

@@ -221,7 +221,7 @@ async def test_a_colleague_plays_spit_against_a_computer(
     channel, ana, _ = office(fake)
     bot = make_bot(COGS)
     async with fake.run_client(bot):
-        lobby = await fake.slash(ana, channel, "spit new", {})
+        lobby = await fake.slash(ana, channel, "spit begin", {})
         await fake.select(ana, lobby, fake.selects(lobby)[0]["custom_id"], ["hard"])
         board = (await fake.click(ana, lobby, label="Start")).response
         assert board is not None

@@ -107,7 +107,7 @@ async def test_a_papayoo_table_of_three_the_pass_and_a_first_trick(
     names = ("Ana", "Bob", "Cid")
     page = await open_page(sandbox, browser, *names)
     generals = {n: await page.tab(n, "general") for n in names}
-    await page.slash("Ana", "papayoo new")
+    await page.slash("Ana", "papayoo begin")
     for name in ("Bob", "Cid"):
         await generals[name].get_by_role("button", name=re.compile("join", re.I)).last.click()
         await generals["Ana"].locator(ARTICLE).filter(has_text=f"@{name}").last.wait_for()

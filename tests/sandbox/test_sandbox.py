@@ -17,6 +17,7 @@ import aiohttp
 import pytest
 
 from bot.sandbox import bind, lock, reset
+from bot.sandbox.page import timer_what
 from tests.sandbox.conftest import Sandbox, run_sandbox
 
 pytestmark = pytest.mark.e2e
@@ -359,3 +360,16 @@ async def test_only_the_page_itself_may_act(sandbox: Sandbox) -> None:
     ) as res:
         assert res.status == 403
     assert not sandbox.page.fake.interactions
+
+
+async def test_the_next_deadline_says_in_words_what_will_happen(sandbox: Sandbox) -> None:
+    """The clock's "next deadline" button names what the timer does, never its raw kind
+    (``papayoo.warn`` read like a missing translation)."""
+    bot, clock = sandbox.page.bot, sandbox.page.clock
+    kinds = list(bot.timers._handlers)
+    assert {"papayoo.turn", "papayoo.warn", "spaye.close_day"} <= set(kinds)
+    for kind in kinds:
+        assert kind not in timer_what(kind), kind
+    await bot.timers.schedule("papayoo.warn", clock.now() + timedelta(seconds=1), {}, key="w")
+    upcoming = (await sandbox.page._clock_json())["next_timer"]
+    assert upcoming["what"] == "Papayoo: a late player is told the turn timer is about to play"

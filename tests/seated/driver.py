@@ -52,7 +52,7 @@ class Seats:
 
     async def open_and_start(self, options: dict[str, Any] | None = None) -> int:
         host, *others = self.users
-        lobby = await self.fake.slash(host, self.channel, f"{self.kind} new", options or {})
+        lobby = await self.fake.slash(host, self.channel, f"{self.kind} begin", options or {})
         assert lobby.response is not None and not lobby.ephemeral, lobby.text
         for user in others:
             joined = await self.fake.click(user, lobby, label="Join", settle=self.settle)

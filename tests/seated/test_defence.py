@@ -70,7 +70,7 @@ async def start_toy(
     fake: FakeDiscord, bot: GamenightBot, channel: FakeChannel, users: Sequence[FakeUser]
 ) -> int:
     host, *others = users
-    lobby = await fake.slash(host, channel, "highcard new", {})
+    lobby = await fake.slash(host, channel, "highcard begin", {})
     for user in others:
         await fake.click(user, lobby, label="Join")
     started = await fake.click(host, lobby, label="Start")
@@ -149,7 +149,7 @@ async def test_keep_playing_is_refused_to_who_may_not_abandon(
     async with fake.run_client(bot):
         game_id = await start_toy(fake, bot, channel, [ana, bob])
         stored = await bot.store.games.require(game_id)
-        asked = await fake.slash(ana, channel, "highcard abandon", {})
+        asked = await fake.slash(ana, channel, "highcard end", {})
         assert asked.ephemeral and asked.response is not None
         confirmation = fake.message(asked.response.id)
         before = len(confirmation.versions)
@@ -181,7 +181,7 @@ async def test_a_press_naming_another_servers_game_is_refused(
     async with fake.run_client(bot):
         game_id = await start_toy(fake, bot, channel, [ana, bob])
         stored = await bot.store.games.require(game_id)
-        lobby = await fake.slash(ana, channel, "highcard new", {})
+        lobby = await fake.slash(ana, channel, "highcard begin", {})
         assert lobby.response is not None
         lobby_id = max(g.id for g in await bot.store.games.find(guild_id=guild.id))
         lobby_before = await bot.store.games.require(lobby_id)

@@ -7,7 +7,7 @@ Through the fake Discord with the toy game (:mod:`tests.seated.toy`) and Papayoo
 - a hand off turn shows no table state (the trick, what just happened): it is not edited
   when others move, so it would go stale;
 - each game has a number per server and kind (Papayoo #1, #2... whatever else was played),
-  shown everywhere and taken by ``/<game> abandon``; custom ids keep the database id.
+  shown everywhere and taken by ``/<game> end``; custom ids keep the database id.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ async def start_toy(
     fake: FakeDiscord, bot: GamenightBot, channel: FakeChannel, users: list[FakeUser]
 ) -> int:
     host, *others = users
-    lobby = await fake.slash(host, channel, "highcard new", {})
+    lobby = await fake.slash(host, channel, "highcard begin", {})
     for user in others:
         await fake.click(user, lobby, label="Join")
     started = await fake.click(host, lobby, label="Start")
@@ -233,7 +233,7 @@ async def test_a_papayoo_hand_shows_the_trick_only_on_its_turn(
 async def abandon_text(
     fake: FakeDiscord, user: FakeUser, channel: FakeChannel, options: dict[str, Any]
 ) -> Any:
-    asked = await fake.slash(user, channel, "highcard abandon", options)
+    asked = await fake.slash(user, channel, "highcard end", options)
     assert asked.ephemeral
     return asked
 

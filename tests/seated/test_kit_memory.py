@@ -168,7 +168,7 @@ async def test_ended_games_leave_nothing_in_memory(
                 f"gn:highcard:{game_id}:hand",
             )
             hands = await controls_now(seats)
-            asked = await fake.slash(ana, channel, "highcard abandon", {})
+            asked = await fake.slash(ana, channel, "highcard end", {})
             assert asked.response is not None, asked.text
             done = await fake.click(ana, asked.response, f"gn:highcard:{game_id}:abandon")
             assert done.callback_type == 7, done.text

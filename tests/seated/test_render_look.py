@@ -107,8 +107,9 @@ def check_table(
     if not view["history"] and view["phase"] == "pass":  # no score before the first trick
         assert t("papayoo.table.scores", locale) not in shown
     else:
-        scores = shown[t("papayoo.table.scores", locale)]
+        scores, legend = shown[t("papayoo.table.scores", locale)].rsplit("\n", 1)
         assert scores.startswith("```") and scores.endswith("```")
+        assert legend == t("papayoo.table.scores_legend", locale)
         header = scores.splitlines()[1].split()
         rounds = [t("papayoo.table.round_col", locale, round=n) for n in range(1, view["round"])]
         assert header[: len(rounds)] == rounds
@@ -324,7 +325,7 @@ def test_the_kits_table_marks_the_turn_and_a_thinking_computer() -> None:
     assert fields(embed)["Ordre de jeu"].splitlines() == [
         "◦ <@111>",
         "◦ 🤖 Ordinateur 1",
-        f"▶ <@222> · le bot joue {when}",
+        f"▶ <@222> · le minuteur joue à sa place {when}",
     ]
     over = render.table(TableContext(3, view, "en", DEADLINE, (), "over"))
     assert "Turn order" not in fields(over)

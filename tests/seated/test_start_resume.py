@@ -52,7 +52,7 @@ async def test_a_start_cut_short_after_its_hands_is_finished_once_after_a_restar
     clock = FakeClock(datetime(2025, 3, 14, 9, 0, tzinfo=UTC))
     bot = make_bot(tmp_path, clock)
     async with fake.run_client(bot) as running:
-        lobby = await fake.slash(ana, channel, "highcard new", {})
+        lobby = await fake.slash(ana, channel, "highcard begin", {})
         await fake.click(bob, lobby, label="Join")
         await fake.click(ana, lobby, label="Start")
         await cog_of(bot).settle()
@@ -89,7 +89,7 @@ async def test_a_start_that_failed_on_discord_is_finished_by_its_timer(
     bot = make_bot(tmp_path, clock)
     me = guild.members[fake.bot_user.id]
     async with fake.run_client(bot):
-        lobby = await fake.slash(ana, channel, "highcard new", {})
+        lobby = await fake.slash(ana, channel, "highcard begin", {})
         await fake.click(bob, lobby, label="Join")
         me.permissions_override = discord.Permissions(view_channel=True).value  # no Send
         started = await fake.click(ana, lobby, label="Start")

@@ -47,7 +47,7 @@ async def test_a_toy_game_runs_from_lobby_to_result(
         Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
     )
     async with fake.run_client(bot):
-        lobby = await fake.slash(ana, channel, "highcard new", {})
+        lobby = await fake.slash(ana, channel, "highcard begin", {})
         assert "High card" in lobby.text and not lobby.ephemeral
         await fake.click(bob, lobby, label="Join")
         seated = await fake.select(ana, lobby, "gns:highcard_lobby:1:add_computer", ["easy"])
@@ -98,7 +98,7 @@ async def test_a_public_board_is_played_on_the_table_itself(
         Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
     )
     async with fake.run_client(bot):
-        lobby = await fake.slash(ana, channel, "opencard new", {})
+        lobby = await fake.slash(ana, channel, "opencard begin", {})
         await fake.click(bob, lobby, label="Join")
         board = await fake.click(ana, lobby, label="Start")
         cog = bot.get_cog("OpenCard")
@@ -144,12 +144,12 @@ async def test_the_kit_checks_the_turn_timer_of_every_game(
         Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
     )
     async with fake.run_client(bot):
-        bad = await fake.slash(ana, channel, "highcard new", {"turn_seconds": 5})
+        bad = await fake.slash(ana, channel, "highcard begin", {"turn_seconds": 5})
         assert bad.ephemeral
         assert "between 15 and 600" in bad.text
         assert await bot.store.games.find(kind="lobby") == []
         for seconds in (0, 30):
-            lobby = await fake.slash(ana, channel, "highcard new", {"turn_seconds": seconds})
+            lobby = await fake.slash(ana, channel, "highcard begin", {"turn_seconds": seconds})
             assert "High card" in lobby.text and not lobby.ephemeral
 
 

@@ -147,7 +147,7 @@ function showClock() {
   const next = document.getElementById("next-timer");
   const nt = state.clock.next_timer;
   next.disabled = !nt;
-  next.title = nt ? `${nt.kind} at ${nt.at}` : "No deadline is pending";
+  next.title = nt ? `${nt.what || nt.kind} at ${nt.at}` : "No deadline is pending";
   const closing = document.getElementById("to-closing");
   closing.hidden = !state.clock.closing;
   closing.title = state.clock.closing ? `Move to ${state.clock.closing}, when an unfinished day closes` : "";
