@@ -17,7 +17,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.columns import clip, display_width, ljust, rjust
+from bot.columns import clip as clip_columns
+from bot.columns import display_width, ljust, rjust
 from bot.engine.papayoo import HAND_SIZE
 from bot.i18n import Lang, t
 from bot.seated import HandContext, Label, MultiPick, SeatedRenderer, TableContext
@@ -142,7 +143,7 @@ class PapayooRenderer(SeatedRenderer):
         """A player's name in the scores' code block (no mention shows there), at most
         :data:`NAME_WIDTH` columns as a monospace font shows it."""
         name = self.plain(player, view, locale).replace("🤖", "").replace("`", "'").strip()
-        return clip(name, NAME_WIDTH)
+        return clip_columns(name, NAME_WIDTH)
 
     def papayoo_line(self, view: Mapping[str, Any], locale: Lang) -> str | None:
         suit = view["papayoo_suit"]
