@@ -14,9 +14,10 @@ from typing import Any
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
-from bot.seated.controls import stamp
+from bot.seated.controls import stamp, ticks
 from bot.settings import Settings
 from bot.storage import StoredGame
+from cogs.papayoo._pass import suggested_pass
 from cogs.papayoo._render import PapayooRenderer
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeUser
@@ -128,21 +129,47 @@ class Table:
                 self.hands_seen.setdefault(int(player), []).append(hand_text(hand))
 
     def pick_id(self, stored: StoredGame, player: str) -> str:
+        """The pass's select of earlier versions (its custom id is still taken)."""
         return f"gns:papayoo:{self.game_id}:pick:{stamp(stored.game.legal_actions(player))}"
+
+    def pass_id(self, stored: StoredGame, player: str, action: str, cards: Sequence[str]) -> str:
+        """A pass control: ``pick`` makes the pass of ``cards``, ``sel`` shows them ticked."""
+        view = stored.game.view(player)
+        ticked = ticks(RENDER.hand_order(view["hand"]), cards)
+        mark = stamp(stored.game.legal_actions(player))
+        return f"gn:papayoo:{self.game_id}:{action}:{mark}.{ticked}"
 
     def play_id(self, stored: StoredGame, player: str, card: str) -> str:
         legal = stored.game.legal_actions(player)
         index = next(i for i, a in enumerate(legal) if a.get("card") == card)
         return f"gn:papayoo:{self.game_id}:do:{stamp(legal)}.{index}"
 
+    def accept_id(self, stored: StoredGame, player: str) -> str:
+        """ "Pass these": the suggested pass."""
+        return self.pass_id(stored, player, "pick", suggested_pass(stored.game.view(player)))
+
     async def pass_cards(self, player: str, cards: Sequence[str] | None = None) -> Any:
+        """``player`` passes ``cards`` (default: the last of their hand) as a person does:
+        "Pass these" when they are the suggested pass, else "Choose myself", a click on each
+        card to tick or untick, then the pass."""
         stored = await self.stored()
         view = stored.game.view(player)
         user = self.user(player)
         chosen = list(cards or view["hand"][-view["pass_size"] :])
-        custom_id = self.pick_id(stored, player)
-        msg = await self.controls(user, custom_id)
-        picked = await self.fake.select(user, msg, custom_id, chosen, settle=self.settle)
+        suggested = suggested_pass(view)
+        accept = self.accept_id(stored, player)
+        msg = await self.controls(user, accept)
+        if set(chosen) != set(suggested):
+            ticked = list(suggested)
+            own = self.pass_id(stored, player, "sel", ticked)
+            await self.fake.click(user, msg, own, settle=0)
+            for code in RENDER.hand_order(set(chosen) ^ set(suggested)):
+                after = [c for c in ticked if c != code] if code in ticked else [*ticked, code]
+                toggle = self.pass_id(stored, player, "sel", after)
+                await self.fake.click(user, msg, toggle, settle=0)
+                ticked = after
+            accept = self.pass_id(stored, player, "pick", chosen)
+        picked = await self.fake.click(user, msg, accept, settle=self.settle)
         assert picked.callback_type == 7, picked.text
         await self.quiet()
         return picked

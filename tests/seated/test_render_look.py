@@ -34,6 +34,7 @@ from bot.i18n import Lang, t
 from bot.seated import HandContext, TableContext
 from bot.seated.controls import group_rows, hand_controls
 from bot.ui import PayloadView
+from cogs.papayoo._pass import suggested_pass
 from cogs.papayoo._render import PapayooRenderer
 from tests.seated.toy import HighCardRenderer
 
@@ -180,12 +181,8 @@ def check_hand(
         assert numbers == sorted(numbers)
     assert controls is not None
     rows = controls.to_components()
-    if view["phase"] == "pass":  # one select: the whole pass, the hand in order
-        [[select]] = [row["components"] for row in rows]
-        assert [o["value"] for o in select["options"]] == hand
-        for option in select["options"]:
-            assert CARD_TEXT.match(option["label"])
-            assert (option.get("emoji") is not None) == (art is not None)
+    if view["phase"] == "pass":
+        check_pass(embed, rows, view, locale, art)
         return
     per_row = [[b["custom_id"] for b in row["components"]] for row in rows]
     buttons = [b for row in rows for b in row["components"]]
@@ -214,6 +211,45 @@ def check_hand(
             assert button["label"] == rank
             key = "PY" + code if code == view["papayoo"] else code
             assert int(button["emoji"]["id"]) == art.emojis[key].id
+
+
+def check_pass(
+    embed: discord.Embed,
+    rows: list[dict[str, Any]],
+    view: Mapping[str, Any],
+    locale: Lang,
+    art: CardEmojis | None,
+) -> None:
+    """The pass: the suggested cards named on the hand, "Pass these" and "Choose myself";
+    choosing shows the hand as buttons to tick (the suggestion ticked), never more than five
+    rows of five, then the button that passes."""
+    hand: list[str] = view["you"]["hand"]
+    suggested = suggested_pass(view)
+    assert len(set(suggested)) == view["pass_size"] and set(suggested) <= set(hand)
+    assert RENDER.cards(RENDER.hand_order(suggested), view) in str(embed.description)
+    [[accept, own]] = [row["components"] for row in rows]
+    assert accept["label"] == t("papayoo.private.accept", locale) and accept["style"] == 3
+    assert own["label"] == t("papayoo.private.own", locale)
+    ticked = int(own["custom_id"].rsplit(".", 1)[1])
+    assert accept["custom_id"] == own["custom_id"].replace(":sel:", ":pick:")
+    chooser = hand_controls("papayoo", 7, view, RENDER, locale, ticked=ticked)
+    assert chooser is not None
+    emoji_ids = {e.id for e in art.emojis.values()} if art is not None else None
+    assert payload_problems([embed], chooser, emoji_ids) == []
+    laid = [row["components"] for row in chooser.to_components()]
+    assert len(laid) <= 5 and all(len(row) <= 5 for row in laid)
+    *card_rows, [done] = laid
+    buttons = [b for row in card_rows for b in row]
+    assert len(buttons) == len(hand)
+    for code, button in zip(hand, buttons, strict=True):
+        on = code in suggested
+        rank = RENDER.card_name(code) if art is None else RENDER.card_rank(code)
+        assert button["label"] == (f"✓ {rank}" if on else rank)
+        assert ("emoji" in button) == (art is not None)
+        style = {"S": 1, "C": 1, "H": 4, "D": 4, "P": 3}[suit_of(code)] if on else 2
+        assert button["style"] == style and not button["disabled"]
+    assert done["label"] == accept["label"] and done["custom_id"] == accept["custom_id"]
+    assert not done["disabled"]
 
 
 # -- the whole game ---------------------------------------------------------------------------
