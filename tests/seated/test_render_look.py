@@ -28,14 +28,16 @@ import pytest
 from bot.cardart import ART_KEYS
 from bot.emojis import CardEmojis
 from bot.engine import Game, new_game
-from bot.engine.cards import suit_of
+from bot.engine.cards import standard_deck, suit_of
 from bot.fakediscord.validation import check_message, emoji_problem, walk_with_paths
 from bot.i18n import Lang, t
 from bot.seated import HandContext, TableContext
 from bot.seated.controls import group_rows, hand_controls
+from bot.seated.render import BLANK
 from bot.ui import PayloadView
 from cogs.papayoo._pass import suggested_pass
 from cogs.papayoo._render import PapayooRenderer
+from cogs.speahx._render import SpeahxRenderer
 from tests.seated.toy import HighCardRenderer
 
 NOW = datetime(2025, 3, 14, 9, 0, tzinfo=UTC)
@@ -386,3 +388,61 @@ def test_rows_by_suit() -> None:
     assert rows("SSSSSSHHHDDDDCCCCPP") == ["SSSSS", "SHHH", "DDDD", "CCCC", "PP"]
     # Nothing fits by suit: plain rows of five in hand order.
     assert rows("SSSSSSHHHHHHDDDDDDCC") == ["SSSSS", "SHHHH", "HHDDD", "DDDCC"]
+
+
+# -- big hands ----------------------------------------------------------------------------------
+
+
+def big_speahx_hand(cards: int) -> tuple[Game, str]:
+    """A 14-player Speahx (three decks) whose first player holds ``cards`` cards."""
+    players = [str(100 + k) for k in range(14)]
+    game: Game = new_game("speahx", players, 3)
+    deck = (standard_deck() * 3)[:cards]
+    game._hands[0] = deck  # type: ignore[attr-defined]
+    return game, players[0]
+
+
+@pytest.mark.parametrize("cards", [29, 44, 60])
+async def test_a_big_hand_keeps_its_pictures_over_a_field_per_suit(
+    card_art: CardEmojis, cards: int
+) -> None:
+    """Above about 28 cards a hand's art passes an embed field's 1,024 characters: it goes on
+    over more fields, whole suits together, and Discord takes the message."""
+    game, me = big_speahx_hand(cards)
+    render = SpeahxRenderer()
+    view = game.view(me)
+    hand = view["you"]["hand"]
+    assert len(hand) == cards
+    embed = render.hand(HandContext(7, view, "en", DEADLINE, [], "active"))
+    title = t("seated.your_hand", "en", count=cards)
+    names = [str(f.name) for f in embed.fields]
+    first = names.index(title)
+    shown = [str(f.value) for f in embed.fields[first:] if f.name in (title, BLANK)]
+    assert len(shown) >= 2 and all(len(value) <= 1024 for value in shown)
+    assert names[first + 1 : first + len(shown)] == [BLANK] * (len(shown) - 1)
+    assert "\n".join(shown) == render.hand_text(hand, view)  # every card its art, in order
+    assert len(ART.findall("\n".join(shown))) == cards
+    lines = [line for value in shown for line in value.splitlines()]
+    suits = {suit_of(c) for c in hand}
+    assert len(lines) >= len(suits)  # a suit is never on another suit's line
+    emoji_ids = {e.id for e in card_art.emojis.values()}
+    assert payload_problems([embed], None, emoji_ids) == []
+
+
+async def test_a_hand_too_big_for_its_pictures_is_shown_as_text(card_art: CardEmojis) -> None:
+    game, me = big_speahx_hand(120)
+    view = game.view(me)
+    render = SpeahxRenderer()
+    embed = render.hand(HandContext(7, view, "en", DEADLINE, [], "active"))
+    text = "\n".join(str(f.value) for f in embed.fields if f.name in ("Your hand (120)", BLANK))
+    assert text == render.hand_text(view["you"]["hand"], view, art=False)
+    assert payload_problems([embed], None, {e.id for e in card_art.emojis.values()}) == []
+
+
+def test_a_hand_fits_one_field_as_before_without_pictures() -> None:
+    game, me = big_speahx_hand(60)
+    view = game.view(me)
+    render = SpeahxRenderer()
+    embed = render.hand(HandContext(7, view, "en", DEADLINE, [], "active"))
+    assert fields(embed)["Your hand (60)"] == render.hand_text(view["you"]["hand"], view)
+    assert BLANK not in fields(embed)
