@@ -74,6 +74,8 @@ class MultiPick:
     suggested: Sequence[str] = ()
     accept: str = "✓"
     choose: str = "…"
+    clear: str = "✕"
+    """Unticks every card at once (to choose from nothing rather than from the suggestion)."""
 
 
 class ControlLabels(Protocol):
@@ -297,7 +299,7 @@ def pick_controls(
     "choose" side by side. Choosing: the cards as buttons, a row per suit (four rows at
     most, of five at most), the ticked ones marked ``✓`` in their suit's colour, the others
     grey; each press ticks or unticks its card; below them the button that makes the choice,
-    live once exactly ``count`` cards are ticked. More than :data:`BUTTONS_MAX` cards: one
+    live once exactly ``count`` cards are ticked, and one that unticks them all. More than :data:`BUTTONS_MAX` cards: one
     select of ``count`` values instead."""
     order = pick_order(multi, renderer)
     suggested = [c for c in multi.suggested if c in order]
@@ -365,7 +367,15 @@ def pick_controls(
         style=discord.ButtonStyle.success if ready else discord.ButtonStyle.secondary,
         disabled=not ready,
     )
-    return PayloadView([*rows, [done]])
+    clear = button_payload(
+        kind,
+        game_id,
+        "sel",
+        f"{mark}.0.0",  # not the id of the card whose tick would leave none
+        label=multi.clear[:LABEL_MAX],
+        disabled=count == 0,
+    )
+    return PayloadView([*rows, [done, clear]])
 
 
 def action_button(kind: str, game_id: int, mark: str, index: int, label: Label) -> Component:

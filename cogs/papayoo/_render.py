@@ -309,6 +309,7 @@ class PapayooRenderer(SeatedRenderer):
             suggested=suggested_pass(view),
             accept=t("papayoo.private.accept", locale),
             choose=t("papayoo.private.own", locale),
+            clear=t("papayoo.private.clear", locale),
         )
 
     def action_label(

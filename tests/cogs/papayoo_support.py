@@ -148,28 +148,37 @@ class Table:
         """ "Pass these": the suggested pass."""
         return self.pass_id(stored, player, "pick", suggested_pass(stored.game.view(player)))
 
+    def pass_path(self, stored: StoredGame, player: str, chosen: Sequence[str]) -> list[str]:
+        """The controls a person presses to pass ``chosen``: "Pass these" when it is the
+        suggested pass; else "Choose myself" (the suggestion ticked), "Untick all" when that
+        is shorter, a click per card to untick or tick, and "Pass these"."""
+        suggested = suggested_pass(stored.game.view(player))
+        if set(chosen) == set(suggested):
+            return [self.accept_id(stored, player)]
+        path = [self.pass_id(stored, player, "sel", suggested)]
+        ticked = list(suggested)
+        change = RENDER.hand_order(list(set(chosen) ^ set(suggested)))
+        if len(change) > 1 + len(chosen):
+            path.append(self.pass_id(stored, player, "sel", []) + ".0")  # "Untick all"
+            ticked, change = [], RENDER.hand_order(list(chosen))
+        for code in change:
+            ticked = [c for c in ticked if c != code] if code in ticked else [*ticked, code]
+            path.append(self.pass_id(stored, player, "sel", ticked))
+        return [*path, self.pass_id(stored, player, "pick", chosen)]
+
     async def pass_cards(self, player: str, cards: Sequence[str] | None = None) -> Any:
-        """``player`` passes ``cards`` (default: the last of their hand) as a person does:
-        "Pass these" when they are the suggested pass, else "Choose myself", a click on each
-        card to tick or untick, then the pass."""
+        """``player`` passes ``cards`` (default: the last of their hand) as a person does
+        (:meth:`pass_path`)."""
         stored = await self.stored()
         view = stored.game.view(player)
         user = self.user(player)
         chosen = list(cards or view["hand"][-view["pass_size"] :])
-        suggested = suggested_pass(view)
-        accept = self.accept_id(stored, player)
-        msg = await self.controls(user, accept)
-        if set(chosen) != set(suggested):
-            ticked = list(suggested)
-            own = self.pass_id(stored, player, "sel", ticked)
-            await self.fake.click(user, msg, own, settle=0)
-            for code in RENDER.hand_order(set(chosen) ^ set(suggested)):
-                after = [c for c in ticked if c != code] if code in ticked else [*ticked, code]
-                toggle = self.pass_id(stored, player, "sel", after)
-                await self.fake.click(user, msg, toggle, settle=0)
-                ticked = after
-            accept = self.pass_id(stored, player, "pick", chosen)
-        picked = await self.fake.click(user, msg, accept, settle=self.settle)
+        *ticks, last = self.pass_path(stored, player, chosen)
+        msg = await self.controls(user, ticks[0] if ticks else last)
+        for custom_id in ticks:
+            ticked = await self.fake.click(user, msg, custom_id, settle=0)
+            assert ticked.callback_type == 7, ticked.text
+        picked = await self.fake.click(user, msg, last, settle=self.settle)
         assert picked.callback_type == 7, picked.text
         await self.quiet()
         return picked

@@ -111,8 +111,9 @@ async def test_the_suggested_pass_is_one_click_and_choosing_oneself_survives_a_r
         assert len(cards) == 20  # three players: twenty cards each
         ticked = [b for b in cards if b["label"].startswith("✓ ")]
         assert len(ticked) == 5
-        [[done_button]] = rows[-1:]
+        [[done_button, clear]] = rows[-1:]
         assert done_button["label"] == "Pass these" and not done_button.get("disabled")
+        assert clear["label"] == "Untick all" and not clear.get("disabled")
         hand = RENDER.hand_order(stored.game.view(them)["hand"])
         bob_suggested = set(suggested_pass(stored.game.view(them)))
         assert {hand[k] for k, b in enumerate(cards) if b["label"].startswith("✓")} == (
@@ -183,3 +184,36 @@ def first_row(snapshot: Any) -> list[dict[str, Any]]:
 
 def first_id(snapshot: Any) -> str:
     return str(first_row(snapshot)[0]["custom_id"])
+
+
+async def test_a_pass_of_ones_own_from_nothing_ticked_in_french(
+    fake_discord: FakeDiscord, tmp_path: Path, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    guild, channel, users = office(fake, ["Ana", "Bob", "Cyd"], french=["Cyd"])
+    cyd = users[2]
+    table = Table(fake, make_bot(tmp_path / "papayoo.sqlite3", clock), guild, channel, users)
+    async with fake.run_client(table.bot):
+        await table.open_and_start({"rounds": 1, "turn_seconds": 0})
+        stored = await table.stored()
+        me = str(cyd.id)
+        [dm] = fake.dms(cyd)
+        await fake.click(cyd, dm, button(fake, dm, "Choisir moi-même"))
+        await fake.click(cyd, dm, button(fake, dm, "Tout décocher"))
+        *card_rows, [done, clear] = controls(fake, dm)
+        cards = [b for row in card_rows for b in row]
+        assert not any(b["label"].startswith("✓") for b in cards)
+        assert done["disabled"] and done["label"] == "Choisissez 5 cartes à passer (0/5)"
+        assert clear["disabled"]
+        hand = RENDER.hand_order(stored.game.view(me)["hand"])
+        mine = [c for c in hand if c not in suggested_pass(stored.game.view(me))][:5]
+        for code in mine:
+            now = [b for row in controls(fake, dm)[:-1] for b in row]
+            await fake.click(cyd, dm, now[hand.index(code)]["custom_id"])
+        assert (await table.stored()).version == stored.version  # ticks are no moves
+        passed = await fake.click(cyd, dm, button(fake, dm, "Passer celles-ci"))
+        assert passed.callback_type == 7
+        await table.quiet()
+        assert sorted((await table.stored()).game.view(me)["passed"]) == sorted(mine)
+        assert "Votre écart est validé" in fake.message(dm.id).text
+        await table.bot.store.close()

@@ -129,7 +129,8 @@ async def test_a_papayoo_table_of_three_the_pass_and_a_first_trick(
             await ticked.first.click()  # unticked: the pass waits for a fifth card
             await shown.locator("button").filter(has_text="(4/5)").wait_for()
             spare = shown.locator("button[data-action=click]:not([disabled])")
-            await spare.filter(has_not_text="✓").filter(has_not_text="(").last.click()
+            cards = spare.filter(has_not_text="✓").filter(has_not_text="(")
+            await cards.filter(has_not_text="Untick all").last.click()
             await shown.get_by_role("button", name="Pass these").wait_for()
         before = await shown.inner_html()
         await shown.get_by_role("button", name="Pass these").click()

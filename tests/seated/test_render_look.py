@@ -240,7 +240,8 @@ def check_pass(
     assert payload_problems([embed], chooser, emoji_ids) == []
     laid = [row["components"] for row in chooser.to_components()]
     assert len(laid) <= 5 and all(len(row) <= 5 for row in laid)
-    *card_rows, [done] = laid
+    *card_rows, [done, clear] = laid
+    assert clear["label"] == t("papayoo.private.clear", locale) and not clear["disabled"]
     buttons = [b for row in card_rows for b in row]
     assert len(buttons) == len(hand)
     for code, button in zip(hand, buttons, strict=True):
