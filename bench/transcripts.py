@@ -5,15 +5,19 @@ says otherwise) and (b) a Speahx game of ``--speahx-players`` colleagues, to its
 ``--speahx-cap`` moves. Every move is what a person does: they look at their own messages
 (their hand by DM, or the copy "Show my hand" gave them when their DMs are closed, pressing
 it again only when that copy has no control for the decision), then press the card's button,
-or open a select and pick (one click per value ticked), turning pages when the move is on
-another one. Choices are random among the legal moves, with a fixed seed (``--seed``): a
-Papayoo card among the legal ones, the pass among the hand; a Speahx control among the
-distinct moves (the pile is collected only when nothing else is possible). A player acts
+or open a select and pick, turning pages when the move is on another one. Choices are random
+among the legal moves, with a fixed seed (``--seed``): a Papayoo card among the legal ones; a
+Speahx control among the distinct moves (the pile is collected only when nothing else is
+possible). A Papayoo pass takes the suggested pass half the time ("Pass these"), swaps one
+of its cards three times in ten ("Choose myself", a click per card unticked or ticked, "Pass
+these"), and is a random choice of cards otherwise, made the same way ("Untick all" first when
+that is shorter). A player acts
 once the bot has finished publishing the previous move (a person reads the screen first).
 
 Prints, for each player: messages received (channel messages that mention them, DMs,
 ephemeral answers), edits of their private messages (their hand), pings (mentions + DMs:
-what notifies), clicks per move (mean, max, 1 / 2 / 3+), "stale control" answers and
+what notifies), clicks per move (mean, max, 1 / 2 / 3+; and for a Papayoo pass, by how it
+was chosen), "stale control" answers and
 refusals met; for the channel: messages posted, edits of the table; and the bot-token calls
 per move (calls authorised with the bot's token: not the interaction callbacks, not the
 interaction webhooks), by route. Each player's transcript (every state of every message they
@@ -57,6 +61,7 @@ from bot.limits import RateLimiter
 from bot.seated import SeatedCog
 from bot.seated.controls import stamp
 from bot.settings import Settings
+from cogs.papayoo._pass import suggested_pass
 from cogs.speahx._controls import distinct_moves
 from tests.cogs.papayoo_support import Table, join_label, office, start_label
 from tests.seated.driver import Seats
@@ -68,6 +73,10 @@ MACHINE_SPEED = (
 )
 STALE = t("seated.stale", "en")
 PAPAYOO = ["Ana", "Bob", "Cyd", "Dee"]
+ACCEPT = 0.5
+"""The share of Papayoo passes that take the suggested pass as it is."""
+SWAP = 0.3
+"""The share that swap one card of it; the rest choose every card themselves."""
 
 
 # -- what each player did and met ---------------------------------------------------------------
@@ -229,6 +238,9 @@ class PapayooGame(Game):
                 user, user.id in table.closed, random.Random(f"{seed}:papayoo:{user.name}")
             )
         self.cards = 0
+        self.passes: list[tuple[int, str]] = []
+        """Each pass: its clicks (with "Show my hand" when it was needed) and how it was
+        chosen."""
 
     async def controls(self, player: Player, custom_id: str) -> tuple[FakeMessage, int]:
         """The message holding ``custom_id`` and the clicks it took to bring it up."""
@@ -260,15 +272,35 @@ class PapayooGame(Game):
         return shown.response, 1
 
     async def pass_cards(self, player_id: str) -> None:
+        """A pass as people make it: half take the suggested pass ("Pass these"); three in
+        ten swap one of its cards ("Choose myself", untick one, tick another, "Pass these");
+        the rest pass cards of their own choosing, at random ("Choose myself", "Untick all"
+        when that is shorter, a click per card to untick or tick, "Pass these")."""
         stored = await self.table.stored()
         view = stored.game.view(player_id)
         player = self.of(player_id)
-        chosen = player.rnd.sample(sorted(view["hand"]), view["pass_size"])
-        custom_id = self.table.pick_id(stored, player_id)
-        msg, extra = await self.controls(player, custom_id)
-        names = " ".join(self.card_names(chosen))
-        await self.select(player, msg, custom_id, chosen, names)
-        player.clicks.append(extra + 1 + len(chosen))
+        hand = sorted(view["hand"])
+        suggested = suggested_pass(view)
+        roll = player.rnd.random()
+        if roll < ACCEPT:
+            chosen, how = list(suggested), "suggested"
+        elif roll < ACCEPT + SWAP:
+            out = player.rnd.choice(sorted(suggested))
+            chosen = [c for c in suggested if c != out]
+            chosen.append(player.rnd.choice([c for c in hand if c not in suggested]))
+            how = "one card swapped"
+        else:
+            chosen, how = player.rnd.sample(hand, view["pass_size"]), "own choice"
+        path = self.table.pass_path(stored, player_id, chosen)
+        msg, extra = await self.controls(player, path[0])
+        for custom_id in path:
+            button = next(
+                c for c in self.fake.components_of(msg) if c.get("custom_id") == custom_id
+            )
+            await self.click(player, msg, custom_id, control_label(button))
+        clicks = extra + len(path)
+        player.clicks.append(clicks)
+        self.passes.append((clicks, how))
         self.moves += 1
 
     async def play_card(self, player_id: str) -> None:
@@ -546,8 +578,8 @@ def report(game: Game, mark: int, out: Path, art: bool) -> None:
         if notes:
             print(f"  {player.name}: " + "; ".join(notes))
     print(
-        "  (clicks: 1 a button; 2 a select, opened then one pick; 3+ a select of several"
-        " values (one tick each), a page turn, or Show my hand first)"
+        "  (clicks: 1 a button; 2 a select, opened then one pick; 3+ a pass chosen card by"
+        " card (one click per card ticked or unticked), a page turn, or Show my hand first)"
     )
     stale = sum(len(p.stale) for p in game.players.values())
     refused = sum(len(p.refusals) for p in game.players.values())
@@ -621,11 +653,28 @@ async def papayoo(args: argparse.Namespace, out: Path, tmp: Path) -> None:
                 f" {elapsed:.1f} s"
             )
             report(game, mark, out, args.card_emojis)
+            print(pass_text(game.passes))
             if fake.problems():
                 print("  fake Discord problems:", *fake.problems(), sep="\n    ")
         await gamebot.store.close()
     finally:
         await fake.stop()
+
+
+def pass_text(passes: list[tuple[int, str]]) -> str:
+    """``clicks for a Papayoo pass: mean, max`` over every pass, then by how it was chosen."""
+    clicks = [c for c, _ in passes]
+    if not clicks:
+        return "  clicks for a Papayoo pass: no pass"
+    ways = []
+    for how in ("suggested", "one card swapped", "own choice"):
+        mine = [c for c, way in passes if way == how]
+        if mine:
+            ways.append(f"{how} {len(mine)}× mean {statistics.fmean(mine):.2f} max {max(mine)}")
+    return (
+        f"  clicks for a Papayoo pass ({len(clicks)} passes, Show my hand included): mean"
+        f" {statistics.fmean(clicks):.2f}, max {max(clicks)}; " + "; ".join(ways)
+    )
 
 
 async def speahx(args: argparse.Namespace, out: Path, tmp: Path) -> None:

@@ -24,7 +24,7 @@ from bot.engine import Event, IllegalAction
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, normalize_locale, t
 from bot.present import refusal
-from bot.seated.controls import hand_controls
+from bot.seated.controls import hand_controls, pick_order, ticked_cards
 from bot.seated.editor import MessageEditor
 from bot.seated.notices import TurnNotices
 from bot.seated.order import ArrivalOrder
@@ -185,6 +185,30 @@ class SeatedBase(commands.Cog):
         too big for one message: the kit's card buttons and menus by default."""
         view = self.named(stored, stored.game.view(player))
         return hand_controls(self.kind, stored.id, view, self.render, locale, page=page)
+
+    def chooser(
+        self, stored: StoredGame, player: str, locale: Lang, ticked: int
+    ) -> PayloadView | None:
+        """``player``'s multi-card choice (Papayoo's pass) being made, ``ticked`` the cards
+        ticked so far; ``None`` when they have no such choice now or ``ticked`` names a card
+        they do not hold."""
+        view = self.named(stored, stored.game.view(player))
+        multi = self.render.multi_pick(view, locale)
+        if multi is None or ticked_cards(pick_order(multi, self.render), ticked) is None:
+            return None
+        return hand_controls(self.kind, stored.id, view, self.render, locale, ticked=ticked)
+
+    def picked(
+        self, stored: StoredGame, player: str, locale: Lang, ticked: int
+    ) -> list[str] | None:
+        """The cards a multi-card choice's ``ticked`` names, when they are a whole choice
+        of ``player``'s now; else ``None``."""
+        view = self.named(stored, stored.game.view(player))
+        multi = self.render.multi_pick(view, locale)
+        if multi is None:
+            return None
+        cards = ticked_cards(pick_order(multi, self.render), ticked)
+        return cards if cards is not None and len(cards) == multi.count else None
 
     def public(self, stored: StoredGame) -> dict[str, Any]:
         """``stored.game.public_view()``, computed once per version of a live game (each

@@ -2,8 +2,14 @@
 
 A player's controls are built from ``view(p)["you"]["legal_actions"]`` alone:
 
-- a multi-card choice the renderer declares (:class:`MultiPick`, e.g. Papayoo's pass): one
-  select whose submission is the whole choice;
+- a multi-card choice the renderer declares (:class:`MultiPick`, e.g. Papayoo's pass): its
+  suggested choice to take in one click, and a button to choose otherwise; choosing shows
+  the cards as buttons to tick, a row per suit as below, and a button that makes the
+  choice once it has its count (:func:`pick_controls`). What is ticked lives in the custom
+  ids alone (``gn:<kind>:<game_id>:sel:<stamp>.<ticked>``, ``...:pick:<stamp>.<ticked>``,
+  ``<ticked>`` a bit per card in hand order), so it survives a restart; the select of
+  earlier versions (``gns:<kind>:<game_id>:pick:<stamp>`` with the cards as its values) is
+  still taken;
 - a hand of at most 20 cards where every legal action plays one card, apart from at most five
   *extra* actions (the renderer's ``extra_actions``: by default every action that plays no
   single card, such as Draw or "name a suit"): the hand as buttons, sorted by suit then rank,
@@ -56,13 +62,21 @@ class Label:
 
 @dataclass(frozen=True)
 class MultiPick:
-    """A choice of several cards at once (Papayoo's pass): one select, ``count`` values, whose
-    submission is the action ``{"type": action, "cards": [...]}``."""
+    """A choice of ``count`` of ``cards`` at once (Papayoo's pass), made as the action
+    ``{"type": action, "cards": [...]}``: ``suggested`` offered to take in one click
+    (``accept``), or ``choose`` to tick the cards oneself (the ``accept`` button then makes
+    the choice once ``count`` are ticked; until then it reads ``placeholder`` and how many
+    are ticked)."""
 
     action: str
     count: int
     cards: Sequence[str]
     placeholder: str
+    suggested: Sequence[str] = ()
+    accept: str = "✓"
+    choose: str = "…"
+    clear: str = "✕"
+    """Unticks every card at once (to choose from nothing rather than from the suggestion)."""
 
 
 class ControlLabels(Protocol):
@@ -154,8 +168,11 @@ def hand_controls(
     locale: Lang,
     *,
     page: int = 0,
+    ticked: int | None = None,
 ) -> PayloadView | None:
-    """The controls for ``view(player)``; ``None`` when the player has nothing to do."""
+    """The controls for ``view(player)``; ``None`` when the player has nothing to do.
+    ``ticked``: a multi-card choice being made, the cards ticked so far (:func:`pick_order`'s
+    bits); ``None``: its suggestion first."""
     you = view["you"]
     legal: list[Mapping[str, Any]] = list(you["legal_actions"])
     if not legal:
@@ -163,24 +180,7 @@ def hand_controls(
     mark = stamp(legal)
     multi = renderer.multi_pick(view, locale)
     if multi is not None:
-        picks = [(c, renderer.card_option(c, view)) for c in renderer.hand_order(multi.cards)]
-        options = [
-            option_payload(
-                clip(label.text, 100), c, emoji=label.emoji, description=label.description
-            )
-            for c, label in picks
-        ]
-        pick = select_payload(
-            kind,
-            game_id,
-            "pick",
-            options[:SELECT_MAX],
-            mark,
-            placeholder=multi.placeholder,
-            min_values=multi.count,
-            max_values=multi.count,
-        )
-        return PayloadView([[pick]])
+        return pick_controls(kind, game_id, mark, multi, view, renderer, ticked)
     hand = renderer.hand_order(list(you.get("hand") or []))
     extras = sorted(set(renderer.extra_actions(legal)))
     singles = {renderer.action_card(a): i for i, a in enumerate(legal) if i not in set(extras)}
@@ -267,6 +267,118 @@ def hand_controls(
             ]
         )
     return PayloadView(rows)
+
+
+def pick_order(multi: MultiPick, renderer: ControlLabels) -> list[str]:
+    """The cards of a multi-card choice as they are shown: ``ticked`` has bit ``k`` for the
+    ``k``-th of them."""
+    return renderer.hand_order(list(multi.cards))
+
+
+def ticks(order: Sequence[str], cards: Sequence[str]) -> int:
+    """The bits of ``cards`` among ``order``."""
+    return sum(1 << k for k, code in enumerate(order) if code in set(cards))
+
+
+def ticked_cards(order: Sequence[str], ticked: int) -> list[str] | None:
+    """The cards whose bits ``ticked`` has; ``None`` when it names a card beyond ``order``."""
+    if not 0 <= ticked < 1 << len(order):
+        return None
+    return [code for k, code in enumerate(order) if ticked >> k & 1]
+
+
+def pick_controls(
+    kind: str,
+    game_id: int,
+    mark: str,
+    multi: MultiPick,
+    view: Mapping[str, Any],
+    renderer: ControlLabels,
+    ticked: int | None = None,
+) -> PayloadView:
+    """A multi-card choice's controls. Its suggestion (``ticked`` ``None``): "accept" and
+    "choose" side by side. Choosing: the cards as buttons, a row per suit (four rows at
+    most, of five at most), the ticked ones marked ``✓`` in their suit's colour, the others
+    grey; each press ticks or unticks its card; below them the button that makes the choice,
+    live once exactly ``count`` cards are ticked, and one that unticks them all. More than :data:`BUTTONS_MAX` cards: one
+    select of ``count`` values instead."""
+    order = pick_order(multi, renderer)
+    suggested = [c for c in multi.suggested if c in order]
+    if ticked is None and len(set(suggested)) == multi.count:
+        mine = ticks(order, suggested)
+        return PayloadView(
+            [
+                [
+                    button_payload(
+                        kind,
+                        game_id,
+                        "pick",
+                        f"{mark}.{mine}",
+                        label=clip(multi.accept, LABEL_MAX),
+                        style=discord.ButtonStyle.success,
+                    ),
+                    button_payload(
+                        kind, game_id, "sel", f"{mark}.{mine}", label=clip(multi.choose, LABEL_MAX)
+                    ),
+                ]
+            ]
+        )
+    if len(order) > BUTTONS_MAX:  # more than four rows of buttons: one select
+        options = [
+            option_payload(
+                clip(label.text, 100), c, emoji=label.emoji, description=label.description
+            )
+            for c, label in ((c, renderer.card_option(c, view)) for c in order)
+        ]
+        select = select_payload(
+            kind,
+            game_id,
+            "pick",
+            options[:SELECT_MAX],
+            mark,
+            placeholder=multi.placeholder,
+            min_values=multi.count,
+            max_values=multi.count,
+        )
+        return PayloadView([[select]])
+    mine = ticked or 0
+    buttons = []
+    for k, code in enumerate(order):
+        label = renderer.card_label(code, view)
+        on = bool(mine >> k & 1)
+        buttons.append(
+            button_payload(
+                kind,
+                game_id,
+                "sel",
+                f"{mark}.{mine ^ (1 << k)}",
+                label=clip(f"✓ {label.text}" if on else label.text, LABEL_MAX) or None,
+                emoji=label.emoji,
+                style=label.style if on else discord.ButtonStyle.secondary,
+            )
+        )
+    rows = group_rows(buttons, [renderer.card_group(c) for c in order], max_rows=4)
+    count = mine.bit_count()
+    ready = count == multi.count
+    text = multi.accept if ready else f"{multi.placeholder} ({count}/{multi.count})"
+    done = button_payload(
+        kind,
+        game_id,
+        "pick",
+        f"{mark}.{mine}",
+        label=clip(text, LABEL_MAX),
+        style=discord.ButtonStyle.success if ready else discord.ButtonStyle.secondary,
+        disabled=not ready,
+    )
+    clear = button_payload(
+        kind,
+        game_id,
+        "sel",
+        f"{mark}.0.0",  # not the id of the card whose tick would leave none
+        label=clip(multi.clear, LABEL_MAX),
+        disabled=count == 0,
+    )
+    return PayloadView([*rows, [done, clear]])
 
 
 def action_button(kind: str, game_id: int, mark: str, index: int, label: Label) -> Component:

@@ -145,7 +145,12 @@ class MovesRoom(AbandonRoom):
             controls = self.controls(stored, player, locale, page=parsed[1][0])
             await update_message(interaction, view=controls or GameView())
             return
-        action = self._action(press, parsed, legal)
+        if press.action == "sel" and parsed is not None and parsed[0] == stamp(legal):
+            chooser = self.chooser(stored, player, locale, parsed[1][0]) if parsed[1] else None
+            if chooser is not None:  # a card ticked or unticked: only the controls change
+                await update_message(interaction, view=chooser)
+                return
+        action = self._action(press, parsed, legal, stored, player, locale)
         if action is None or parsed is None:
             await self._refresh(
                 interaction, stored, player, locale, copy, note=t("seated.stale", locale)
@@ -154,15 +159,22 @@ class MovesRoom(AbandonRoom):
         await self.move(interaction, stored, player, action, parsed[0], locale, copy)
 
     def _action(
-        self, press: Press, parsed: tuple[str, list[int]] | None, legal: list[dict[str, Any]]
+        self,
+        press: Press,
+        parsed: tuple[str, list[int]] | None,
+        legal: list[dict[str, Any]],
+        stored: StoredGame,
+        player: str,
+        locale: Lang,
     ) -> dict[str, Any] | None:
         """The action a click means, or ``None`` for controls of a decision that is gone."""
-        if parsed is None or parsed[0] != stamp(legal):
+        if parsed is None or parsed[0] != stamp(legal) or not legal:
             return None
-        if press.action == "pick":
-            return (
-                {"type": next(iter(legal))["type"], "cards": list(press.values)} if legal else None
-            )
+        if press.action == "pick" and press.values:  # the select of earlier versions
+            return {"type": legal[0]["type"], "cards": list(press.values)}
+        if press.action == "pick":  # a multi-card choice's button: the cards ticked
+            cards = self.picked(stored, player, locale, parsed[1][0]) if parsed[1] else None
+            return None if cards is None else {"type": legal[0]["type"], "cards": cards}
         if press.action != "do":
             return None
         if press.values:  # a forged value is no number: from no turn of this game

@@ -7,7 +7,8 @@ No I/O, no Discord calls, and nothing flows back into the rules. The public rend
 Cards look like cards: in message text a card is its art (:func:`bot.emojis.card_text`,
 ``<:gn_7H_…:id>``) or, without art, its text exactly as before (``7♥``, ``P12``); on a button
 or in a select it is its art (:func:`bot.emojis.card_emoji`) with its rank, or its text. A
-hand reads sorted by suit then rank, a line (or a row of buttons) per suit. The table shows
+hand reads sorted by suit then rank, a line (or a row of buttons) per suit; a big hand keeps
+its art over several embed fields (:meth:`SeatedRenderer.hand_fields`). The table shows
 the seats in playing order, ``▶`` before whoever must act; a computer seat to act "is
 thinking…", never a countdown.
 """
@@ -52,6 +53,13 @@ SUIT_STYLES: Final[dict[str, discord.ButtonStyle]] = {
 }
 """A playable card's button: black suits blurple, red suits red, Payoo green (as its art);
 a card that may not be played now is grey."""
+FIELD_MAX: Final = 1024
+"""An embed field's value at most."""
+HAND_ART_MAX: Final = 3000
+"""The art of a hand takes at most this many characters over its fields (Discord's card
+emojis are about 37 each: some 80 cards); a bigger hand is shown as the cards' text."""
+BLANK: Final = "\u200b"
+"""The name of a field that goes on with the one above it (a field must have a name)."""
 TURN: Final = "▶"
 """Before the seat whose turn it is."""
 SEAT: Final = "◦"
@@ -66,6 +74,30 @@ def hand_key(code: str) -> tuple[int, int, str]:
     rank = code[1:] if suit == "P" else rank_of(code)
     number = RANK_VALUE.get(rank) or (int(rank) if rank.isdigit() else 99)
     return group, number, code
+
+
+def pack_lines(lines: Sequence[Sequence[str]], limit: int = FIELD_MAX) -> list[str]:
+    """Lines of words (a hand's suits, its cards) as texts of at most ``limit`` characters:
+    a line per text line, whole lines together while they fit, a line longer than ``limit``
+    cut between two words."""
+    rows: list[str] = []
+    for line in lines:
+        row = ""
+        for word in line:
+            if row and len(row) + 1 + len(word) > limit:
+                rows.append(row)
+                row = word
+            else:
+                row = f"{row} {word}" if row else word
+        if row:
+            rows.append(row)
+    texts: list[str] = []
+    for row in rows:
+        if texts and len(texts[-1]) + 1 + len(row) <= limit:
+            texts[-1] += "\n" + row
+        else:
+            texts.append(row[:limit])
+    return texts
 
 
 @dataclass(frozen=True)
@@ -277,31 +309,40 @@ class SeatedRenderer:
         embed.description = "\n".join(self.hand_lines(ctx))
         hand = ctx.view["you"].get("hand")
         if hand is not None:
-            embed.add_field(
-                name=t("seated.your_hand", ctx.locale, count=len(hand)),
-                value=self.fit_hand(hand, ctx.view),
-                inline=False,
-            )
+            for k, value in enumerate(self.hand_fields(hand, ctx.view)):
+                name = t("seated.your_hand", ctx.locale, count=len(hand)) if k == 0 else BLANK
+                embed.add_field(name=name, value=value, inline=False)
         return embed
+
+    def suit_lines(
+        self, hand: Sequence[str], view: Mapping[str, Any] | None = None, *, art: bool = True
+    ) -> list[list[str]]:
+        """A hand's cards as they are shown, a list per suit (by rank); ``art=False``: the
+        cards' text only."""
+        lines: dict[str, list[str]] = {}
+        for code in self.hand_order(hand):
+            shown = self.card_in(code, view) if art else self.card_name(code)
+            lines.setdefault(self.card_group(code), []).append(shown)
+        return list(lines.values())
 
     def hand_text(
         self, hand: Sequence[str], view: Mapping[str, Any] | None = None, *, art: bool = True
     ) -> str:
         """A hand in text: a line per suit, sorted by rank (``art=False``: the cards' text
         only, for a hand too long to show as art)."""
-        lines: dict[str, list[str]] = {}
-        for code in self.hand_order(hand):
-            shown = self.card_in(code, view) if art else self.card_name(code)
-            lines.setdefault(self.card_group(code), []).append(shown)
-        return "\n".join(" ".join(line) for line in lines.values())
+        return "\n".join(" ".join(line) for line in self.suit_lines(hand, view, art=art))
 
-    def fit_hand(self, hand: Sequence[str], view: Mapping[str, Any]) -> str:
-        """:meth:`hand_text` within an embed field (1,024 characters): as text when the art
-        would not fit."""
-        text = self.hand_text(hand, view)
-        if len(text) > 1024:
-            text = self.hand_text(hand, view, art=False)
-        return clip(text, 1024) or "—"
+    def hand_fields(self, hand: Sequence[str], view: Mapping[str, Any]) -> list[str]:
+        """The values of the embed fields that show a hand, each within Discord's 1,024
+        characters: a line per suit in one field when it fits; else the suits spread over
+        several fields (whole suits together while they fit, a suit longer than a field cut
+        between two cards). The art stays unless the whole hand's art would pass
+        :data:`HAND_ART_MAX` (the embed holds 6,000 characters with the game's other
+        fields): then the cards' text, spread the same way."""
+        lines = self.suit_lines(hand, view)
+        if sum(len(c) + 1 for line in lines for c in line) > HAND_ART_MAX:
+            lines = self.suit_lines(hand, view, art=False)
+        return pack_lines(lines) or ["—"]
 
     def hand_lines(self, ctx: HandContext) -> list[str]:
         """The hand's text: what just happened, then what to do now."""

@@ -69,7 +69,7 @@ def turn_option(default: int = 90, *, engine: bool = False) -> OptionSpec:
     low, high = TURN_SECONDS_RANGE
     return OptionSpec(
         TURN_SECONDS,
-        f"Seconds per turn before the bot plays: 0 (off) or {low} to {high} (default {default})",
+        f"Seconds per turn before the turn timer plays for a late player: 0 (off) or {low} to {high} (default {default})",
         default,
         0,
         high,

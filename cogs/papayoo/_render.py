@@ -23,6 +23,7 @@ from bot.engine.papayoo import HAND_SIZE
 from bot.i18n import Lang, t
 from bot.seated import HandContext, Label, MultiPick, SeatedRenderer, TableContext
 from bot.text import clip
+from cogs.papayoo._pass import suggested_pass
 
 ROUND_COLUMNS: Final = 6
 """The scores table shows this many rounds at most (the latest); the total counts them all."""
@@ -306,7 +307,11 @@ class PapayooRenderer(SeatedRenderer):
             left = players[(players.index(ctx.player) + 1) % len(players)]
             need = view["pass_size"] - len(view["you"]["passed"])
             return t(
-                "papayoo.private.choose", ctx.locale, size=need, left=self.who(left, ctx.locale)
+                "papayoo.private.choose",
+                ctx.locale,
+                size=need,
+                left=self.who(left, ctx.locale),
+                cards=self.cards(self.hand_order(suggested_pass(view)), view),
             )
         return t("papayoo.private.your_turn", ctx.locale)
 
@@ -316,7 +321,14 @@ class PapayooRenderer(SeatedRenderer):
             return None
         need = view["pass_size"] - len(you["passed"])
         return MultiPick(
-            "pass", need, list(you["hand"]), t("papayoo.private.select", locale, size=need)
+            "pass",
+            need,
+            list(you["hand"]),
+            t("papayoo.private.select", locale, size=need),
+            suggested=suggested_pass(view),
+            accept=t("papayoo.private.accept", locale),
+            choose=t("papayoo.private.own", locale),
+            clear=t("papayoo.private.clear", locale),
         )
 
     def action_label(

@@ -608,7 +608,7 @@ async def test_papayoo_through_discord_sends_only_payloads_discord_takes(
     fake_discord: FakeDiscord, make_bot: Any
 ) -> None:
     """A lobby (a computer seated and removed), then a game with a French player and one
-    whose DMs are closed (they play from "Show my hand"): the pass select, the card buttons."""
+    whose DMs are closed (they play from "Show my hand"): the pass's buttons (its cards ticked), the card buttons."""
     fake = unlimited(fake_discord)
     guild, channel, users = papayoo_office(fake, ["Ana", "Bob", "Cyd"], french=["Cyd"])
     ana, bob, cyd = users
@@ -637,7 +637,8 @@ async def test_papayoo_through_discord_sends_only_payloads_discord_takes(
         "gns:papayoo_lobby:add_computer",
         "gn:papayoo_lobby:remove_computer",
         "gn:papayoo:hand",
-        "gns:papayoo:pick",
+        "gn:papayoo:pick",
+        "gn:papayoo:sel",
         "gn:papayoo:do",
     } <= custom_ids(fake)
     assert {"🤖", "🎴"} <= checked.emojis

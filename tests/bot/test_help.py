@@ -67,10 +67,11 @@ SPAYE_ADDED = {
     ],
 }
 PAPAYOO_ADDED = {
-    "en": ["**Confirm**", "when everyone has passed", "90 seconds", "0 for none",
+    "en": ["**Pass these**", "**Choose myself**", "when everyone has passed", "90 seconds", "0 for none",
            "plays under the card winning the trick", "leads low", "passes the most dangerous cards",
            "Equal lowest scores share the win"],
-    "fr": ["**Confirmer**", "quand tout le monde a fait son écart", "90 secondes",
+    "fr": ["**Passer celles-ci**", "**Choisir moi-même**",
+           "quand tout le monde a fait son écart", "90 secondes",
            "0 pour aucun", "passe sous la carte qui remporte le pli", "entame petit",
            "écarte les cartes les plus dangereuses", "partagent la victoire"],
 }  # fmt: skip

@@ -14,9 +14,10 @@ from typing import Any
 
 from bot.client import GamenightBot
 from bot.clock import FakeClock
-from bot.seated.controls import stamp
+from bot.seated.controls import stamp, ticks
 from bot.settings import Settings
 from bot.storage import StoredGame
+from cogs.papayoo._pass import suggested_pass
 from cogs.papayoo._render import PapayooRenderer
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeChannel, FakeGuild, FakeMessage, FakeUser
@@ -128,21 +129,56 @@ class Table:
                 self.hands_seen.setdefault(int(player), []).append(hand_text(hand))
 
     def pick_id(self, stored: StoredGame, player: str) -> str:
+        """The pass's select of earlier versions (its custom id is still taken)."""
         return f"gns:papayoo:{self.game_id}:pick:{stamp(stored.game.legal_actions(player))}"
+
+    def pass_id(self, stored: StoredGame, player: str, action: str, cards: Sequence[str]) -> str:
+        """A pass control: ``pick`` makes the pass of ``cards``, ``sel`` shows them ticked."""
+        view = stored.game.view(player)
+        ticked = ticks(RENDER.hand_order(view["hand"]), cards)
+        mark = stamp(stored.game.legal_actions(player))
+        return f"gn:papayoo:{self.game_id}:{action}:{mark}.{ticked}"
 
     def play_id(self, stored: StoredGame, player: str, card: str) -> str:
         legal = stored.game.legal_actions(player)
         index = next(i for i, a in enumerate(legal) if a.get("card") == card)
         return f"gn:papayoo:{self.game_id}:do:{stamp(legal)}.{index}"
 
+    def accept_id(self, stored: StoredGame, player: str) -> str:
+        """ "Pass these": the suggested pass."""
+        return self.pass_id(stored, player, "pick", suggested_pass(stored.game.view(player)))
+
+    def pass_path(self, stored: StoredGame, player: str, chosen: Sequence[str]) -> list[str]:
+        """The controls a person presses to pass ``chosen``: "Pass these" when it is the
+        suggested pass; else "Choose myself" (the suggestion ticked), "Untick all" when that
+        is shorter, a click per card to untick or tick, and "Pass these"."""
+        suggested = suggested_pass(stored.game.view(player))
+        if set(chosen) == set(suggested):
+            return [self.accept_id(stored, player)]
+        path = [self.pass_id(stored, player, "sel", suggested)]
+        ticked = list(suggested)
+        change = RENDER.hand_order(list(set(chosen) ^ set(suggested)))
+        if len(change) > 1 + len(chosen):
+            path.append(self.pass_id(stored, player, "sel", []) + ".0")  # "Untick all"
+            ticked, change = [], RENDER.hand_order(list(chosen))
+        for code in change:
+            ticked = [c for c in ticked if c != code] if code in ticked else [*ticked, code]
+            path.append(self.pass_id(stored, player, "sel", ticked))
+        return [*path, self.pass_id(stored, player, "pick", chosen)]
+
     async def pass_cards(self, player: str, cards: Sequence[str] | None = None) -> Any:
+        """``player`` passes ``cards`` (default: the last of their hand) as a person does
+        (:meth:`pass_path`)."""
         stored = await self.stored()
         view = stored.game.view(player)
         user = self.user(player)
         chosen = list(cards or view["hand"][-view["pass_size"] :])
-        custom_id = self.pick_id(stored, player)
-        msg = await self.controls(user, custom_id)
-        picked = await self.fake.select(user, msg, custom_id, chosen, settle=self.settle)
+        *ticks, last = self.pass_path(stored, player, chosen)
+        msg = await self.controls(user, ticks[0] if ticks else last)
+        for custom_id in ticks:
+            ticked = await self.fake.click(user, msg, custom_id, settle=0)
+            assert ticked.callback_type == 7, ticked.text
+        picked = await self.fake.click(user, msg, last, settle=self.settle)
         assert picked.callback_type == 7, picked.text
         await self.quiet()
         return picked

@@ -23,6 +23,7 @@ from bot.columns import display_width
 from bot.i18n import t
 from bot.present import when
 from bot.seated import SeatedCog
+from bot.ui import button_payload, select_payload
 from tests.cogs.papayoo_support import RENDER, Table, forge, join_label, make_bot, office
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage, FakeUser, message_text
@@ -194,14 +195,15 @@ async def play_a_whole_game(table: Table) -> None:
         assert " ".join(row) in board_lines
         assert f"<@{p}>: +{last_round[p]} → {result['scores'][p]}" in rounds[-1]
 
-    # A card reads the same on its button, in the hand and on the table.
+    # A card reads the same on its button, in the hand and on the table (the pass's card
+    # buttons mark the ticked ones).
     labels = set()
     for user in users:
         for version in fake.dms(user)[0].versions:
             text = message_text(version.content, version.embeds, [])
             for comp in version.components:
                 for button in comp.get("components", []):
-                    if button.get("type") == 2:
+                    if button.get("type") == 2 and ":do:" in button["custom_id"]:
                         label = button["label"]
                         assert CARD.match(label), label
                         assert label in text
@@ -262,6 +264,13 @@ def still_showing(msg: FakeMessage, earlier: Any) -> FakeMessage:
     """The message with the controls of an ``earlier`` version again: a click racing the edit
     that removed them (Discord routes a click only for controls on the message)."""
     msg.components = copy.deepcopy(earlier.components)
+    return msg
+
+
+def showing(msg: FakeMessage, control: dict[str, Any]) -> FakeMessage:
+    """The message as a client that shows ``control`` on it (one an earlier version had,
+    or one a forged client makes up)."""
+    msg.components = [{"type": 1, "components": [control]}]
     return msg
 
 
@@ -402,25 +411,26 @@ async def test_the_dm_and_the_show_my_hand_copy_always_show_the_same_hand(
         eph = await table.show_hand(ana)
         assert eph.embeds == dm.embeds
         old_pick = custom_ids(fake, eph)
-        assert old_pick == custom_ids(fake, dm) and old_pick[0].startswith("gns:")
+        assert old_pick == custom_ids(fake, dm)
+        assert old_pick[0].startswith(f"gn:papayoo:{game_id}:pick:")  # "Pass these"
         first = eph.snapshot()
 
-        # A pass from the DM: the ephemeral copy follows, its select gone.
-        stored = await table.stored()
-        cards = stored.game.view(me)["hand"][:5]
-        picked = await fake.select(ana, dm, old_pick[0], cards, settle=0)
+        # A pass from the DM: the ephemeral copy follows, its controls gone.
+        picked = await fake.click(ana, dm, old_pick[0], settle=0)
         assert picked.callback_type == 7
         await table.quiet()
         eph = fake.message(eph.id)
         assert eph.embeds == fake.message(dm.id).embeds
         assert "Your pass is locked" in eph.text and custom_ids(fake, eph) == []
 
-        # Its old select, clicked as the edit lands, changes nothing and refreshes.
+        # Its old buttons, clicked as the edit lands, change nothing and refresh.
         before = await version(table)
-        stale = await fake.select(ana, still_showing(eph, first), old_pick[0], cards)
-        assert stale.callback_type == 7 and not stale.followups
-        assert t("seated.stale", "en") in stale.text
-        assert await version(table) == before
+        for old in old_pick:
+            stale = await fake.click(ana, still_showing(eph, first), old)
+            assert stale.callback_type == 7 and not stale.followups
+            assert t("seated.stale", "en") in stale.text
+            assert "Your pass is locked" in stale.text
+            assert await version(table) == before
 
         # Play from the ephemeral copy: the DM follows, its buttons gone.
         await pass_all(table)
@@ -778,28 +788,50 @@ async def test_bad_moves_are_refused_and_change_nothing(
         assert nobody.ephemeral
         await unchanged(nobody, "You are not playing in this game.")
 
-        # A tampered pass: a card Ana does not hold, or one card twice.
+        # A tampered pass on the select of earlier versions (its custom id is still taken):
+        # a card Ana does not hold, or one card twice.
         me = str(ana.id)
         dm = hand_of(table, ana)
+        now = dm.snapshot()
         pick = table.pick_id(stored, me)
         hand = stored.game.view(me)["hand"]
         other = stored.game.view(str(bob.id))["hand"][0]
+        showing(dm, select_payload("papayoo", table.game_id, "pick", [], pick.split(":")[-1]))
         foreign = await forge(fake, ana, dm, pick, [other, *hand[:4]])
         assert foreign.ephemeral
         await unchanged(foreign, f"{RENDER.card(other)} is not in your hand.")
         twice = await forge(fake, ana, dm, pick, [hand[0], *hand[:4]])
         await unchanged(twice, "You cannot pass the same card twice.")
 
-        # Another player's controls: Bob's client showing Ana's select plays nothing of hers
-        # (only his own hand comes back); a hand control on the public table does nothing.
+        # Forged pass buttons: too few cards ticked, a card beyond the hand ticked, a tick
+        # that is no number: the hand as it is, nothing passed.
+        accept = table.accept_id(stored, me)
+        mark = accept.split(":")[-1].split(".")[0]
+        forged = [
+            table.pass_id(stored, me, "pick", hand[:2]),
+            f"gn:papayoo:{table.game_id}:pick:{mark}.{(1 << len(hand)) | 31}",
+            f"gn:papayoo:{table.game_id}:sel:{mark}.{1 << len(hand)}",
+            f"gn:papayoo:{table.game_id}:pick:{mark}.x",
+        ]
+        for custom_id in forged:
+            showing(dm, button_payload("papayoo", table.game_id, *custom_id.split(":")[3:]))
+            tampered = await forge(fake, ana, dm, custom_id)
+            assert tampered.callback_type == 7
+            await unchanged(tampered, t("seated.stale", "en"))
+            assert "Pass these" in tampered.text  # still her pass to make
+        still_showing(dm, now)
+
+        # Another player's controls: Bob's client showing Ana's "Pass these" passes nothing
+        # of hers (only his own hand comes back); a hand control on the public table does
+        # nothing.
         bobs = hand_of(table, bob)
-        theirs = await fake.select(bob, still_showing(bobs, dm.snapshot()), pick, hand[:5])
+        theirs = await fake.click(bob, still_showing(bobs, dm.snapshot()), accept)
         assert not theirs.ephemeral and t("seated.stale", "en") in theirs.text
-        assert hand[0] not in fake.message(bobs.id).text
+        assert RENDER.card(hand[0]) not in fake.message(bobs.id).text.split("Your hand")[-1]
         assert await version(table) == before
         board = table.table_message(stored)
         untouched = board.snapshot()
-        public = await fake.select(ana, still_showing(board, dm.snapshot()), pick, hand[:5])
+        public = await fake.click(ana, still_showing(board, dm.snapshot()), accept)
         assert public.ephemeral
         await unchanged(public, "This button does nothing any more.")
         still_showing(board, untouched)
@@ -1024,12 +1056,11 @@ async def test_a_move_answered_too_late_still_shows_on_the_players_hand(
         await start(table)
         stored = await table.stored()
         me = str(ana.id)
-        pick = table.pick_id(stored, me)
+        pick = table.accept_id(stored, me)
         hand = hand_of(table, ana)
         edits = len(hand.versions)
-        chosen = stored.game.view(me)["hand"][-stored.game.view(me)["pass_size"] :]
         fake.enforce_deadline, fake.late_after = True, 0.0  # every answer comes too late
-        late = await fake.select(ana, hand, pick, chosen)
+        late = await fake.click(ana, hand, pick)
         await table.quiet()
         fake.enforce_deadline = False
         assert late.callback_type is None  # Discord refused the answer

@@ -113,27 +113,34 @@ async def test_a_papayoo_table_of_three_the_pass_and_a_first_trick(
         await generals["Ana"].locator(ARTICLE).filter(has_text=f"@{name}").last.wait_for()
     await generals["Ana"].get_by_role("button", name=re.compile("start", re.I)).last.click()
 
-    # The pass: each colleague's own hand, in their own view, with a select of the cards.
+    # The pass: each colleague's own hand, in their own view, with its suggested pass; Ana
+    # chooses herself (one card of the suggestion swapped), the others take it in one click.
     for name in names:
         hand = await private_hand(page, name)
         hand_id = await hand.get_attribute(
             "id"
         )  # the locator stops matching once it has no controls
         view = f'.view[data-user="{page.ids[name]}"] #{hand_id}'
-        select = hand.locator(".select").first
-        need = int(await select.get_attribute("data-min") or "1")
-        await select.locator(".select-placeholder").click()
-        boxes = select.get_by_role("checkbox")
-        for i in range(need):
-            await boxes.nth(i).check()
-        before = await hand.inner_html()
-        await select.get_by_role("button", name="Choose").click()
-        # The pass is the whole choice, submitted at once: the hand is redrawn without it.
+        shown = page.page.locator(view)
+        if name == "Ana":
+            await shown.get_by_role("button", name="Choose myself").click()
+            ticked = shown.locator("button[data-action=click]").filter(has_text="✓")
+            await ticked.first.wait_for()
+            assert await ticked.count() == 5
+            await ticked.first.click()  # unticked: the pass waits for a fifth card
+            await shown.locator("button").filter(has_text="(4/5)").wait_for()
+            spare = shown.locator("button[data-action=click]:not([disabled])")
+            cards = spare.filter(has_not_text="✓").filter(has_not_text="(")
+            await cards.filter(has_not_text="Untick all").last.click()
+            await shown.get_by_role("button", name="Pass these").wait_for()
+        before = await shown.inner_html()
+        await shown.get_by_role("button", name="Pass these").click()
+        # The pass is the whole choice, made at once: the hand is redrawn without it.
         await page.page.wait_for_function(
             "([id, html]) => { const a = document.querySelector(id); return a && a.innerHTML !== html; }",
             arg=[view, before],
         )
-        await page.page.locator(f"{view} .select").wait_for(state="detached")
+        await shown.get_by_role("button", name="Pass these").wait_for(state="detached")
 
     # The first trick: whoever may play has the legal cards enabled; one card each.
     played: list[str] = []

@@ -28,13 +28,16 @@ import pytest
 from bot.cardart import ART_KEYS
 from bot.emojis import CardEmojis
 from bot.engine import Game, new_game
-from bot.engine.cards import suit_of
+from bot.engine.cards import standard_deck, suit_of
 from bot.fakediscord.validation import check_message, emoji_problem, walk_with_paths
 from bot.i18n import Lang, t
 from bot.seated import HandContext, TableContext
 from bot.seated.controls import group_rows, hand_controls
+from bot.seated.render import BLANK
 from bot.ui import PayloadView
+from cogs.papayoo._pass import suggested_pass
 from cogs.papayoo._render import PapayooRenderer
+from cogs.speahx._render import SpeahxRenderer
 from tests.seated.toy import HighCardRenderer
 
 NOW = datetime(2025, 3, 14, 9, 0, tzinfo=UTC)
@@ -181,12 +184,8 @@ def check_hand(
         assert numbers == sorted(numbers)
     assert controls is not None
     rows = controls.to_components()
-    if view["phase"] == "pass":  # one select: the whole pass, the hand in order
-        [[select]] = [row["components"] for row in rows]
-        assert [o["value"] for o in select["options"]] == hand
-        for option in select["options"]:
-            assert CARD_TEXT.match(option["label"])
-            assert (option.get("emoji") is not None) == (art is not None)
+    if view["phase"] == "pass":
+        check_pass(embed, rows, view, locale, art)
         return
     per_row = [[b["custom_id"] for b in row["components"]] for row in rows]
     buttons = [b for row in rows for b in row["components"]]
@@ -215,6 +214,46 @@ def check_hand(
             assert button["label"] == rank
             key = "PY" + code if code == view["papayoo"] else code
             assert int(button["emoji"]["id"]) == art.emojis[key].id
+
+
+def check_pass(
+    embed: discord.Embed,
+    rows: list[dict[str, Any]],
+    view: Mapping[str, Any],
+    locale: Lang,
+    art: CardEmojis | None,
+) -> None:
+    """The pass: the suggested cards named on the hand, "Pass these" and "Choose myself";
+    choosing shows the hand as buttons to tick (the suggestion ticked), never more than five
+    rows of five, then the button that passes."""
+    hand: list[str] = view["you"]["hand"]
+    suggested = suggested_pass(view)
+    assert len(set(suggested)) == view["pass_size"] and set(suggested) <= set(hand)
+    assert RENDER.cards(RENDER.hand_order(suggested), view) in str(embed.description)
+    [[accept, own]] = [row["components"] for row in rows]
+    assert accept["label"] == t("papayoo.private.accept", locale) and accept["style"] == 3
+    assert own["label"] == t("papayoo.private.own", locale)
+    ticked = int(own["custom_id"].rsplit(".", 1)[1])
+    assert accept["custom_id"] == own["custom_id"].replace(":sel:", ":pick:")
+    chooser = hand_controls("papayoo", 7, view, RENDER, locale, ticked=ticked)
+    assert chooser is not None
+    emoji_ids = {e.id for e in art.emojis.values()} if art is not None else None
+    assert payload_problems([embed], chooser, emoji_ids) == []
+    laid = [row["components"] for row in chooser.to_components()]
+    assert len(laid) <= 5 and all(len(row) <= 5 for row in laid)
+    *card_rows, [done, clear] = laid
+    assert clear["label"] == t("papayoo.private.clear", locale) and not clear["disabled"]
+    buttons = [b for row in card_rows for b in row]
+    assert len(buttons) == len(hand)
+    for code, button in zip(hand, buttons, strict=True):
+        on = code in suggested
+        rank = RENDER.card_name(code) if art is None else RENDER.card_rank(code)
+        assert button["label"] == (f"✓ {rank}" if on else rank)
+        assert ("emoji" in button) == (art is not None)
+        style = {"S": 1, "C": 1, "H": 4, "D": 4, "P": 3}[suit_of(code)] if on else 2
+        assert button["style"] == style and not button["disabled"]
+    assert done["label"] == accept["label"] and done["custom_id"] == accept["custom_id"]
+    assert not done["disabled"]
 
 
 # -- the whole game ---------------------------------------------------------------------------
@@ -351,3 +390,61 @@ def test_rows_by_suit() -> None:
     assert rows("SSSSSSHHHDDDDCCCCPP") == ["SSSSS", "SHHH", "DDDD", "CCCC", "PP"]
     # Nothing fits by suit: plain rows of five in hand order.
     assert rows("SSSSSSHHHHHHDDDDDDCC") == ["SSSSS", "SHHHH", "HHDDD", "DDDCC"]
+
+
+# -- big hands ----------------------------------------------------------------------------------
+
+
+def big_speahx_hand(cards: int) -> tuple[Game, str]:
+    """A 14-player Speahx (three decks) whose first player holds ``cards`` cards."""
+    players = [str(100 + k) for k in range(14)]
+    game: Game = new_game("speahx", players, 3)
+    deck = (standard_deck() * 3)[:cards]
+    game._hands[0] = deck  # type: ignore[attr-defined]
+    return game, players[0]
+
+
+@pytest.mark.parametrize("cards", [29, 44, 60])
+async def test_a_big_hand_keeps_its_pictures_over_a_field_per_suit(
+    card_art: CardEmojis, cards: int
+) -> None:
+    """Above about 28 cards a hand's art passes an embed field's 1,024 characters: it goes on
+    over more fields, whole suits together, and Discord takes the message."""
+    game, me = big_speahx_hand(cards)
+    render = SpeahxRenderer()
+    view = game.view(me)
+    hand = view["you"]["hand"]
+    assert len(hand) == cards
+    embed = render.hand(HandContext(7, view, "en", DEADLINE, [], "active"))
+    title = t("seated.your_hand", "en", count=cards)
+    names = [str(f.name) for f in embed.fields]
+    first = names.index(title)
+    shown = [str(f.value) for f in embed.fields[first:] if f.name in (title, BLANK)]
+    assert len(shown) >= 2 and all(len(value) <= 1024 for value in shown)
+    assert names[first + 1 : first + len(shown)] == [BLANK] * (len(shown) - 1)
+    assert "\n".join(shown) == render.hand_text(hand, view)  # every card its art, in order
+    assert len(ART.findall("\n".join(shown))) == cards
+    lines = [line for value in shown for line in value.splitlines()]
+    suits = {suit_of(c) for c in hand}
+    assert len(lines) >= len(suits)  # a suit is never on another suit's line
+    emoji_ids = {e.id for e in card_art.emojis.values()}
+    assert payload_problems([embed], None, emoji_ids) == []
+
+
+async def test_a_hand_too_big_for_its_pictures_is_shown_as_text(card_art: CardEmojis) -> None:
+    game, me = big_speahx_hand(120)
+    view = game.view(me)
+    render = SpeahxRenderer()
+    embed = render.hand(HandContext(7, view, "en", DEADLINE, [], "active"))
+    text = "\n".join(str(f.value) for f in embed.fields if f.name in ("Your hand (120)", BLANK))
+    assert text == render.hand_text(view["you"]["hand"], view, art=False)
+    assert payload_problems([embed], None, {e.id for e in card_art.emojis.values()}) == []
+
+
+def test_a_hand_fits_one_field_as_before_without_pictures() -> None:
+    game, me = big_speahx_hand(60)
+    view = game.view(me)
+    render = SpeahxRenderer()
+    embed = render.hand(HandContext(7, view, "en", DEADLINE, [], "active"))
+    assert fields(embed)["Your hand (60)"] == render.hand_text(view["you"]["hand"], view)
+    assert BLANK not in fields(embed)
