@@ -360,6 +360,9 @@ def plan(moves: Sequence[Move]) -> Plan:
     if cost() > room or len(packed) > SELECTS_MAX:
         everything = [m for c in plays for m in c.moves]
         chunks = [everything[i : i + SELECT_MAX] for i in range(0, len(everything), SELECT_MAX)]
+        if len(chunks) <= min(SELECTS_MAX, room):  # ranks split across selects: no page
+            result.items = [Item("select", tuple(c)) for c in chunks]
+            return result
         per_page = min(SELECTS_MAX, room - 2)
         result.pages = [
             [Item("select", tuple(c)) for c in chunks[i : i + per_page]]
