@@ -83,7 +83,7 @@ class Seats:
         user = self.user(player)
         message = self.hand(user)
         button = f"gn:{self.kind}:{self.game_id}:do:{mark}.{index}"
-        page = self.page_of(stored, player, index)
+        page = 0 if self.holds(message, button, index) else self.page_of(stored, player, index)
         if page:
             turned = await self.fake.click(
                 user,
@@ -116,19 +116,35 @@ class Seats:
         await self.cog.settle()
         return result
 
-    def page_of(self, stored: StoredGame, player: str, index: int, pages: int = 64) -> int:
+    def holds(self, message: FakeMessage, button: str, index: int) -> bool:
+        """Whether ``message`` shows the control of legal action ``index``."""
+        for comp in self.fake.components_of(message):
+            if comp.get("custom_id") == button:
+                return True
+            if any(o.get("value") == str(index) for o in comp.get("options") or []):
+                return True
+        return False
+
+    def page_of(self, stored: StoredGame, player: str, index: int) -> int:
         """The first page of ``player``'s controls holding legal action ``index`` (0 when
         none does: the assertion in :meth:`act` then says what the hand offers)."""
         mark = stamp(stored.game.legal_actions(player))
         button = f"gn:{self.kind}:{self.game_id}:do:{mark}.{index}"
-        for page in range(pages):
+        seen: set[tuple[str, ...]] = set()
+        page = 0
+        while True:
             controls = self.cog.controls(stored, player, "en", page=page)
-            for comp in controls.components if controls is not None else []:
+            comps = controls.components if controls is not None else []
+            ids = tuple(str(c.get("custom_id")) for c in comps)
+            if ids in seen:  # past the last page: the controls repeat
+                return 0
+            seen.add(ids)
+            for comp in comps:
                 if comp.get("custom_id") == button:
                     return page
                 if any(o.get("value") == str(index) for o in comp.get("options") or []):
                     return page
-        return 0
+            page += 1
 
     async def play_auto(self, limit: int = 5000) -> int:
         """Everyone plays the timer's move until the game ends; returns the moves made."""
