@@ -255,7 +255,9 @@ def rank_words(ranks: Sequence[str], locale: Lang) -> str:
 def placeholder(moves: Sequence[Move], hand: Sequence[str], locale: Lang) -> str:
     ranks = list(dict.fromkeys(m.rank for m in moves if m.rank is not None))
     if not ranks:
-        return t("speahx.select.other", locale)[:PLACEHOLDER_MAX]
+        targets = all(m.action.get("type") == "target" for m in moves)
+        key = "speahx.select.target" if targets else "speahx.select.other"
+        return t(key, locale)[:PLACEHOLDER_MAX]
     if len(ranks) == 1:
         held = sum(RANK[c] == ranks[0] for c in hand)
         text = t("speahx.select.rank", locale, rank=rank_words(ranks, locale), count=held)
