@@ -373,14 +373,14 @@ class SpeahxRenderer(SeatedRenderer):
             )
             text = f"{head} · {ending}"
         else:
-            text = f"{self.chosen(move)} · {ending}"
+            text = f"{self.chosen(move, locale)} · {ending}"
         return Look(text, card_emoji(cards[-1]), discord.ButtonStyle.primary)
 
-    def chosen(self, move: Move) -> str:
+    def chosen(self, move: Move, locale: Lang) -> str:
         """The cards a play chooses: ``7♥`` alone, ``3× 7``, or the Terminator's jacks."""
         cards = [str(c) for c in move.action["cards"]]
         if move.terminator:
-            return "Terminator " + self.plain_cards(cards)
+            return t("speahx.action.terminator", locale, cards=self.plain_cards(cards))
         if move.count == 1:
             return self.card_plain(cards[0])
         return self.count_of(str(move.rank), move.count)
@@ -417,7 +417,7 @@ class SpeahxRenderer(SeatedRenderer):
         """The cards chosen ("3× 7"), and that the next screen picks the top card (or what
         stays after a partial burn)."""
         first = choice.moves[0]
-        cards = self.chosen(first) if choice.count > 1 else self.count_of(choice.rank, 1)
+        cards = self.chosen(first, locale) if choice.count > 1 else self.count_of(choice.rank, 1)
         key = "speahx.look.choose_stay" if first.stays is not None else "speahx.look.choose_top"
         return Look(t(key, locale, cards=cards), "▶️", discord.ButtonStyle.primary)
 
