@@ -8,7 +8,8 @@ it again only when that copy has no control for the decision), then press the ca
 or open a select and pick, turning pages when the move is on another one. Choices are random
 among the legal moves, with a fixed seed (``--seed``): a Papayoo card among the legal ones; a
 Speahx control among the distinct moves (the pile is collected only when nothing else is
-possible). A Papayoo pass takes the suggested pass half the time ("Pass these"), swaps one
+possible), reached as a person reaches it: its button, or the button of its cards and then
+its top card. A Papayoo pass takes the suggested pass half the time ("Pass these"), swaps one
 of its cards three times in ten ("Choose myself", a click per card unticked or ticked, "Pass
 these"), and is a random choice of cards otherwise, made the same way ("Untick all" first when
 that is shorter). A player acts
@@ -18,7 +19,8 @@ Prints, for each player: messages received (channel messages that mention them, 
 ephemeral answers), edits of their private messages (their hand), pings (mentions + DMs:
 what notifies), clicks per move (mean, max, 1 / 2 / 3+; and for a Papayoo pass, by how it
 was chosen), "stale control" answers and
-refusals met; for the channel: messages posted, edits of the table; and the bot-token calls
+refusals met; for Speahx, the most controls shown at once in a hand and the clicks per move
+of all players; for the channel: messages posted, edits of the table; and the bot-token calls
 per move (calls authorised with the bot's token: not the interaction callbacks, not the
 interaction webhooks), by route. Each player's transcript (every state of every message they
 saw, in order, with their own actions between) is written to ``--out`` (default: a new
@@ -62,7 +64,7 @@ from bot.seated import SeatedCog
 from bot.seated.controls import stamp
 from bot.settings import Settings
 from cogs.papayoo._pass import suggested_pass
-from cogs.speahx._controls import distinct_moves
+from cogs.speahx._controls import distinct_moves, plan
 from tests.cogs.papayoo_support import Table, join_label, office, start_label
 from tests.seated.driver import Seats
 
@@ -347,24 +349,31 @@ class SpeahxGame(Game):
             self.players[user.id] = Player(user, False, random.Random(f"{seed}:speahx:{user.name}"))
 
     async def move(self, player_id: str) -> None:
+        """A random distinct move, made as a person makes it: on the first screen (a button,
+        or a select: open, pick), or after the button that opens its screen (its cards,
+        then the top card), turning pages forward in a hand too big for one screen."""
         stored = await self.seats.stored()
         view = stored.game.view(player_id)
         player = self.of(player_id)
         moves = distinct_moves(view)
         wanted = [m for m in moves if m.action.get("type") != "collect"] or moves
         chosen = player.rnd.choice(wanted)
+        screen, _ = plan(moves).where()[chosen.index]
         mark = stamp(view["you"]["legal_actions"])
         prefix = f"gn:speahx:{self.game_id}:"
         button = f"{prefix}do:{mark}.{chosen.index}"
+        opener = f"{prefix}page:{mark}.{screen}"
         clicks = 0
 
         def hand() -> FakeMessage | None:
             for msg in self.private(player):
                 ids = [str(c.get("custom_id")) for c in self.fake.components_of(msg)]
-                if any(
-                    i.startswith((f"{prefix}do:{mark}", f"gns:speahx:{self.game_id}:do:{mark}"))
-                    for i in ids
-                ):
+                mine = (
+                    f"{prefix}do:{mark}",
+                    f"{prefix}page:{mark}",
+                    f"gns:speahx:{self.game_id}:do:{mark}",
+                )
+                if any(i.startswith(mine) for i in ids):
                     return msg
             return None
 
@@ -398,7 +407,8 @@ class SpeahxGame(Game):
                 if str(c.get("custom_id", "")).startswith(f"{prefix}page:")
                 and not c.get("disabled")
             ]
-            forward = [c for c in pages if int(str(c["custom_id"]).rsplit(".", 1)[1]) > 0]
+            target = [c for c in pages if c["custom_id"] == opener]
+            forward = target or [c for c in pages if int(str(c["custom_id"]).rsplit(".", 1)[1]) > 0]
             assert forward, f"{player.name}: no control for {dict(chosen.action)}"
             turned = await self.interact(
                 player,
@@ -413,6 +423,22 @@ class SpeahxGame(Game):
             raise AssertionError(f"{player.name}: paged 10 times without finding the move")
         player.clicks.append(clicks)
         self.moves += 1
+
+    def most_controls(self) -> int:
+        """The most controls (buttons and selects) any hand showed at once, every version of
+        every private message."""
+        most = 0
+        for player in self.players.values():
+            for msg in self.private(player):
+                for version in msg.versions:
+                    shown = sum(
+                        1
+                        for row in version.components
+                        for comp in row.get("components") or [row]
+                        if comp.get("type") in (2, 3)
+                    )
+                    most = max(most, shown)
+        return most
 
     async def play(self, cap: int) -> None:
         while self.moves < cap:
@@ -578,7 +604,8 @@ def report(game: Game, mark: int, out: Path, art: bool) -> None:
         if notes:
             print(f"  {player.name}: " + "; ".join(notes))
     print(
-        "  (clicks: 1 a button; 2 a select, opened then one pick; 3+ a pass chosen card by"
+        "  (clicks: 1 a button; 2 a select, opened then one pick, or a button that opens a"
+        " screen (Speahx: the cards, then the top card) then a button; 3+ a pass chosen card by"
         " card (one click per card ticked or unticked), a page turn, or Show my hand first)"
     )
     stale = sum(len(p.stale) for p in game.players.values())
@@ -703,6 +730,9 @@ async def speahx(args: argparse.Namespace, out: Path, tmp: Path) -> None:
             )
             print(f"Speahx: {len(users)} players, {game.moves} moves, {end}, {elapsed:.1f} s")
             report(game, mark, out, args.card_emojis)
+            clicks = [c for p in game.players.values() for c in p.clicks]
+            print(f"  the most controls shown at once in a Speahx hand: {game.most_controls()}")
+            print(f"  Speahx clicks per move, all players: {clicks_text(clicks)}")
             if fake.problems():
                 print("  fake Discord problems:", *fake.problems(), sep="\n    ")
         await gamebot.store.close()

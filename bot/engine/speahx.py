@@ -232,6 +232,12 @@ def _is_terminator(cards: Sequence[str]) -> bool:
     return len(cards) == 4 and sorted(cards) == sorted(TERMINATOR)
 
 
+def is_terminator(cards: Sequence[str], jokers: bool) -> bool:
+    """Whether playing ``cards`` is the Terminator: without jokers, exactly four jacks of four
+    suits in one play (it then leaves the game like a joker)."""
+    return not jokers and _is_terminator(cards)
+
+
 def _remove_all(hand: list[str], cards: Sequence[str]) -> None:
     for card in cards:
         hand.remove(card)
@@ -806,7 +812,7 @@ class Speahx(Game):
         if TORKEL in cards:
             events.append({"type": "torkel", "player": player})
         rank = RANK[cards[0]]
-        if rank == JOKER or (not self._jokers and _is_terminator(cards)):
+        if rank == JOKER or is_terminator(cards, self._jokers):
             del pile[-len(cards) :]
             self._removed.extend(cards)
             why = "joker" if rank == JOKER else "terminator"

@@ -17,7 +17,7 @@ What the games set today:
 ``results``              Papayoo: rounds played and points per round (then ``file_results``)
 ``stats_fields``         Papayoo: average points per round
 ``computer_delay``       Spit: a reaction time by level and by the moves on offer
-``controls``             Speahx: one control per distinct move (the kit: a button or option a move)
+``controls``             Speahx: the cards, then the top card on a second page (the kit: a control a move)
 ``board_owner``          Spit: whose a board control is (its seat is the first part of its id)
 ``not_your_controls``    Spit: the private answer to a press on the other player's controls
 ``board_action``         Spit: a board button encodes the move itself

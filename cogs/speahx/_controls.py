@@ -1,50 +1,63 @@
-"""A Speahx hand's controls: choose the cards, then play, with one control per distinct move.
+"""A Speahx hand's controls: choose the cards, then the top card only when it matters.
 
-The engine's ``legal_actions`` lists plays per rank (each legal single card, one play per
-count, all the cards with each suit on top); some of them end the same way. Two plays are
-*the same move* when they lay the same cards (as a multiset) and their order cannot change
-what follows: the top card sets the suit to follow, except when the play burns the pile (a
-10, four of a kind on top), leaves the game (a joker, the Terminator) or is of 2s (a suit is
-named after them). Every distinct move gets one control, mapped to one legal action of the
-engine (the action format is the engine's, unchanged); a move whose cards come in several
-orders that end differently says which card ends on top.
+A move is chosen in at most two clicks, with at most eight controls shown at once:
 
-The layout, fewest clicks first (one row of five buttons or one select per row, five rows):
+1. **the cards**, by rank and count ("3× 7"): one button per choice; a choice that can end
+   only one way plays at once;
+2. **the top card**, only when the choice can end in several ways (which card the next
+   player must follow, or which cards stay after a partial burn): a second screen with one
+   button per way and a button back.
 
-- the last row always holds **Draw a chance card** and **Collect the pile** as buttons (and
-  the page buttons of a huge hand); table cards get a row of their own;
-- every play as a button (one click), a rank to a row when that fits;
-- else the ranks with one play as buttons and the others as selects, one per rank (or a few
-  ranks together), named in words ("Play eights: 3 in hand");
-- else every play in selects of whole ranks, then selects of 25 moves, paged.
+Two plays are *the same move* when they lay as many cards of the same rank and leave the
+same pile to follow: the same suit on top (none after 10s, four of a kind, jokers, the
+Terminator or 2s, after which a suit is named) and the same cards staying after a partial
+burn of more than four equal cards. Of the engine's ``legal_actions`` for one move, one is
+kept (the top suit the player keeps most of in hand, as the turn timer plays); the action
+format is the engine's, unchanged.
 
-Custom ids are the kit's (:mod:`bot.seated.controls`): ``do:<stamp>.<index>`` for a button,
-``do:<stamp>.<page>.<k>`` for a select whose value is the index, ``page:<stamp>.<page>``; a
-click on controls of a decision that is gone is answered with the hand as it is now.
+When the choices do not fit in eight controls (a big hand), a rank gets one button whose
+second screen lists that rank's moves; past that, whole ranks share selects (open, pick: two
+clicks too); a hand of more than a hundred moves (two decks in one hand) pages its selects.
+Draw a chance card and Collect the pile are always buttons on the first screen; a
+follow-up decision (a suit, who takes the pile, a table card) is one button each, or one
+select past eight.
+
+Custom ids are the kit's (:mod:`bot.seated.controls`), stamped with the decision they were
+made for: ``do:<stamp>.<index>`` for a button, ``do:<stamp>.<screen>.<k>`` for a select
+whose value is the index, and ``page:<stamp>.<screen>`` to show another screen of the same
+decision (the second steps are screens ``1..n`` in the order of their buttons; ``0`` is the
+first). A screen is drawn from the game as stored, so it survives a restart; a click on a
+screen of a decision that is gone is answered with the hand as it is now, nothing played.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, Protocol
 
 import discord
 
 from bot.engine.cards import JOKER
-from bot.engine.speahx import JACK, RANK, SUIT, SUIT_INDEX, TEN, TERMINATOR, TWO, top_run
+from bot.engine.speahx import RANK, SUIT, SUIT_INDEX, TEN, TWO, is_terminator, top_run
 from bot.i18n import Lang, t
 from bot.seated.controls import LABEL_MAX, SELECT_MAX, stamp
 from bot.text import clip
 from bot.ui import Component, PayloadView, button_payload, option_payload, select_payload
 
-ROWS: Final = 5
+CONTROLS_MAX: Final = 8
+"""Controls shown at once (buttons and selects, every screen)."""
 ROW_BUTTONS: Final = 5
+ROWS: Final = 5
+STEP_MAX: Final = CONTROLS_MAX - 1
+"""Moves on a second screen: its button back takes the eighth place."""
+SELECTS_MAX: Final = ROWS - 1
+"""Selects on one screen: the last row keeps its buttons."""
 OPTION_MAX: Final = 100
 PLACEHOLDER_MAX: Final = 150
 EXTRAS: Final = ("chance", "collect")
-"""Always buttons, on the last row."""
+"""Always buttons, on the last row of the first screen."""
 Key = tuple[Any, ...]
 
 
@@ -57,12 +70,33 @@ class Move:
     key: Key
     rank: str | None
     """The rank a play lays (``None`` for other moves)."""
-    order_matters: bool = False
-    """Another move lays the same cards in an order that ends differently."""
+    count: int = 0
+    """The cards a play lays."""
+    top: str | None = None
+    """The card on top that the next player must follow (``None`` when none is left to
+    follow: a burn, a joker, the Terminator, or a 2, after which a suit is named)."""
     stays: tuple[str, ...] | None = None
     """The cards that stay on the pile after a partial burn (top last), else ``None``."""
     burns: bool = False
-    """It completes four of a kind on top of the pile: the whole pile burns."""
+    """It burns the whole pile (a 10, four of a kind on top)."""
+    leaves: bool = False
+    """A joker or the Terminator: the cards leave the game, the pile goes to someone."""
+    terminator: bool = False
+    """It is the Terminator (the engine's own verdict)."""
+
+    @property
+    def choice(self) -> tuple[str | None, int]:
+        """What the first step chooses: the rank and the count."""
+        return (self.rank, self.count)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The cards a first-step control chooses (a rank, a count) and the moves they make."""
+
+    rank: str
+    count: int
+    moves: tuple[Move, ...]
 
 
 def _same_rank_run(cards: Sequence[str], pile: Sequence[str]) -> int:
@@ -73,9 +107,7 @@ def _same_rank_run(cards: Sequence[str], pile: Sequence[str]) -> int:
 
 def _leaves(cards: Sequence[str], jokers: bool) -> bool:
     """Jokers, or the Terminator: the cards leave the game and the pile goes to someone."""
-    if RANK[cards[0]] == JOKER:
-        return True
-    return not jokers and RANK[cards[0]] == JACK and sorted(cards) == sorted(TERMINATOR)
+    return RANK[cards[0]] == JOKER or is_terminator(cards, jokers)
 
 
 def what_stays(
@@ -97,12 +129,18 @@ def what_stays(
 
 
 def move_key(action: Mapping[str, Any], pile: Sequence[str], jokers: bool) -> Key:
-    """Equal keys: equivalent moves (same cards, same outcome)."""
+    """Equal keys: the same move (as many cards of one rank, the same pile left to follow)."""
     kind = str(action.get("type"))
     if kind == "play":
         cards = [str(c) for c in action["cards"]]
         stays, top = what_stays(cards, pile, jokers)
-        return (kind, tuple(sorted(cards)), None if stays is None else tuple(sorted(stays)), top)
+        return (
+            kind,
+            RANK[cards[0]],
+            len(cards),
+            None if top is None else SUIT[top],
+            None if stays is None else tuple(sorted(stays)),
+        )
     if kind == "collect":
         return (kind,)
     return (kind, *sorted((k, str(v)) for k, v in action.items() if k not in ("type", "cards")))
@@ -132,34 +170,42 @@ def distinct_moves(view: Mapping[str, Any]) -> list[Move]:
         best = chosen.get(key)
         if best is None or preference(action) < preference(legal[best]):
             chosen[key] = index
-    firsts = sorted(chosen.values())
-    tops: Counter[tuple[Any, ...]] = Counter(
-        move_key(legal[i], pile, jokers)[1] for i in firsts if legal[i].get("type") == "play"
-    )
     moves = []
-    for index in firsts:
+    for index in sorted(chosen.values()):
         action = legal[index]
         key = move_key(action, pile, jokers)
-        rank = None
-        burns = False
-        stays = None
-        if action.get("type") == "play":
-            cards = list(action["cards"])
-            rank = RANK[cards[0]]
-            stays = what_stays(cards, pile, jokers)[0]
-            burns = not _leaves(cards, jokers) and rank != TEN and _same_rank_run(cards, pile) == 4
+        if action.get("type") != "play":
+            moves.append(Move(index, action, key, None))
+            continue
+        cards = [str(c) for c in action["cards"]]
+        rank = RANK[cards[0]]
+        leaves = _leaves(cards, jokers)
+        stays, top = what_stays(cards, pile, jokers)
+        burns = not leaves and (rank == TEN or _same_rank_run(cards, pile) == 4)
         moves.append(
             Move(
                 index,
                 action,
                 key,
                 rank,
-                order_matters=rank is not None and tops[key[1]] > 1,
-                burns=burns,
+                len(cards),
+                top=top,
                 stays=stays,
+                burns=burns,
+                leaves=leaves,
+                terminator=is_terminator(cards, jokers),
             )
         )
     return moves
+
+
+def choices(moves: Sequence[Move]) -> list[Choice]:
+    """Plays by rank and count, in the engine's order (a hand's ranks lie together)."""
+    found: dict[tuple[str | None, int], list[Move]] = {}
+    for move in moves:
+        if move.rank is not None:
+            found.setdefault(move.choice, []).append(move)
+    return [Choice(str(rank), count, tuple(ms)) for (rank, count), ms in found.items()]
 
 
 def move_for(view: Mapping[str, Any], action: Mapping[str, Any]) -> Move | None:
@@ -172,7 +218,7 @@ def move_for(view: Mapping[str, Any], action: Mapping[str, Any]) -> Move | None:
     return next((m for m in distinct_moves(view) if m.key == key), None)
 
 
-# -- how a move reads ---------------------------------------------------------------------
+# -- how a control reads ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -183,7 +229,23 @@ class Look:
     description: str | None = None
 
 
-Labeller = Callable[[Move, Mapping[str, Any], Lang], Look]
+class Labels(Protocol):
+    """How the controls read (:class:`cogs.speahx._render.SpeahxRenderer` answers it)."""
+
+    def look(
+        self, move: Move, view: Mapping[str, Any], locale: Lang, *, short: bool = False
+    ) -> Look:
+        """A move on a button or in a select: its cards and what follows, in words
+        (``short``: on the second screen of its cards, the way it ends alone)."""
+        ...
+
+    def choice_look(self, choice: Choice, view: Mapping[str, Any], locale: Lang) -> Look:
+        """A choice of cards that ends in several ways: the button that opens its screen."""
+        ...
+
+    def rank_look(self, moves: Sequence[Move], view: Mapping[str, Any], locale: Lang) -> Look:
+        """A rank whose moves share one button (a big hand): the button that opens them."""
+        ...
 
 
 def rank_words(ranks: Sequence[str], locale: Lang) -> str:
@@ -193,6 +255,10 @@ def rank_words(ranks: Sequence[str], locale: Lang) -> str:
 
 def placeholder(moves: Sequence[Move], hand: Sequence[str], locale: Lang) -> str:
     ranks = list(dict.fromkeys(m.rank for m in moves if m.rank is not None))
+    if not ranks:
+        targets = all(m.action.get("type") == "target" for m in moves)
+        key = "speahx.select.target" if targets else "speahx.select.other"
+        return clip(t(key, locale), PLACEHOLDER_MAX)
     if len(ranks) == 1:
         held = sum(RANK[c] == ranks[0] for c in hand)
         text = t("speahx.select.rank", locale, rank=rank_words(ranks, locale), count=held)
@@ -201,95 +267,154 @@ def placeholder(moves: Sequence[Move], hand: Sequence[str], locale: Lang) -> str
     return clip(text, PLACEHOLDER_MAX)
 
 
-# -- the layout ---------------------------------------------------------------------------
+# -- the plan: which screen shows what ----------------------------------------------------
+
+ItemKind = Literal["move", "step", "select"]
 
 
-def _groups(moves: Sequence[Move]) -> list[list[Move]]:
-    """Plays by rank, in the engine's order (a hand's ranks lie together)."""
-    groups: list[list[Move]] = []
-    for move in moves:
-        if groups and groups[-1][0].rank == move.rank:
-            groups[-1].append(move)
-        else:
-            groups.append([move])
-    return groups
+@dataclass(frozen=True)
+class Item:
+    """A control of the first screen: a move's button, the button of a second screen
+    (``screen``: its number) or a select of moves."""
+
+    kind: ItemKind
+    moves: tuple[Move, ...]
+    screen: int = 0
+    choice: Choice | None = None
+    """The choice a second screen finishes (``None``: a whole rank's moves)."""
 
 
-def _pack(groups: Sequence[list[Move]], bins: int) -> list[list[Move]] | None:
-    """Whole groups into at most ``bins`` lists of at most 25 (one per group when they fit)."""
+@dataclass
+class Plan:
+    """The first screen (``items`` then ``extras`` on the last row) and the second screens;
+    a hand of more moves than four selects hold: ``pages`` of selects."""
+
+    items: list[Item] = field(default_factory=list)
+    extras: list[Move] = field(default_factory=list)
+    steps: dict[int, Item] = field(default_factory=dict)
+    pages: list[list[Item]] = field(default_factory=list)
+
+    def where(self) -> dict[int, tuple[int, ItemKind]]:
+        """Each reachable move (its index) -> the screen it is on and its control's kind."""
+        found: dict[int, tuple[int, ItemKind]] = {m.index: (0, "move") for m in self.extras}
+        screens = [(0, self.items)] + [(p, items) for p, items in enumerate(self.pages) if p]
+        for screen, items in screens:
+            for item in items:
+                if item.kind == "step":
+                    for move in item.moves:
+                        found[move.index] = (item.screen, "move")
+                else:
+                    for move in item.moves:
+                        found[move.index] = (screen, item.kind)
+        return found
+
+
+def _pack(groups: Sequence[Sequence[Move]]) -> list[list[Move]] | None:
+    """Whole groups into lists of at most 25 moves, in order (``None``: a group is longer)."""
     if any(len(g) > SELECT_MAX for g in groups):
         return None
-    if len(groups) <= bins:
-        return [list(g) for g in groups]
     packed: list[list[Move]] = []
     for group in groups:
         if packed and len(packed[-1]) + len(group) <= SELECT_MAX:
             packed[-1].extend(group)
         else:
             packed.append(list(group))
-    return packed if len(packed) <= bins else None
+    return packed
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Rows of plays: a list of moves is a row of buttons (``buttons``) or one select."""
-
-    rows: list[tuple[bool, list[Move]]]
-    pages: int = 1
-    page: int = 0
-
-
-def plan(plays: Sequence[Move], room: int, *, page: int = 0) -> Layout:
-    """The rows for ``plays`` in ``room`` rows, fewest clicks first (module docstring)."""
+def plan(moves: Sequence[Move]) -> Plan:
+    """Where each move goes, fewest clicks first, at most eight controls a screen."""
+    result = Plan()
+    plays = choices(moves)
+    others = [m for m in moves if m.rank is None]
+    result.extras = [m for m in others if m.action.get("type") in EXTRAS]
+    rest = [m for m in others if m.action.get("type") not in EXTRAS]
+    room = CONTROLS_MAX - len(result.extras)
+    if rest:  # a follow-up decision, or table cards (with Collect): no plays beside them
+        if len(rest) <= room:
+            result.items = [Item("move", (m,)) for m in rest]
+        else:
+            result.items = [Item("select", tuple(p)) for p in _pack([rest]) or []]
     if not plays:
-        return Layout([])
-    groups = _groups(plays)
-    if len(plays) <= room * ROW_BUTTONS:
-        by_rank = [g[i : i + ROW_BUTTONS] for g in groups for i in range(0, len(g), ROW_BUTTONS)]
-        if len(by_rank) <= room:
-            return Layout([(True, row) for row in by_rank])
-        flat = list(plays)
-        return Layout([(True, flat[i : i + ROW_BUTTONS]) for i in range(0, len(flat), ROW_BUTTONS)])
-    singles = [g[0] for g in groups if len(g) == 1]
-    several = [g for g in groups if len(g) > 1]
-    button_rows = -(-len(singles) // ROW_BUTTONS)
-    if singles and button_rows < room:
-        packed = _pack(several, room - button_rows)
-        if packed is not None:
-            rows: list[tuple[bool, list[Move]]] = [
-                (True, singles[i : i + ROW_BUTTONS]) for i in range(0, len(singles), ROW_BUTTONS)
-            ]
-            return Layout(rows + [(False, p) for p in packed])
-    packed = _pack(groups, room)
-    if packed is not None:
-        return Layout([(False, p) for p in packed])
-    chunks = [list(plays[i : i + SELECT_MAX]) for i in range(0, len(plays), SELECT_MAX)]
-    pages = -(-len(chunks) // room)
-    page = max(0, min(page, pages - 1))
-    return Layout([(False, c) for c in chunks[page * room : (page + 1) * room]], pages, page)
+        return result
+    ranks: dict[str, list[Choice]] = {}
+    for choice in plays:
+        ranks.setdefault(choice.rank, []).append(choice)
+    # How each rank shows: its choices as buttons, one button for the rank, or in a select.
+    how: dict[str, str] = dict.fromkeys(ranks, "choices")
+    sizes = {r: sum(len(c.moves) for c in cs) for r, cs in ranks.items()}
+
+    def cost() -> int:
+        buttons = sum(len(ranks[r]) if h == "choices" else 1 for r, h in how.items() if h != "in")
+        packed = _pack([[m for c in ranks[r] for m in c.moves] for r in ranks if how[r] == "in"])
+        return buttons + (len(packed) if packed is not None else 99)
+
+    for rank in sorted(ranks, key=lambda r: -len(ranks[r])):
+        if cost() <= room:
+            break
+        if len(ranks[rank]) > 1 and sizes[rank] <= STEP_MAX:
+            how[rank] = "rank"
+    for rank in sorted(ranks, key=lambda r: (sizes[r] <= STEP_MAX, -sizes[r])):
+        if cost() <= room:
+            break
+        how[rank] = "in"
+    selected = [[m for c in ranks[r] for m in c.moves] for r in ranks if how[r] == "in"]
+    packed = _pack(selected) or []
+    if cost() > room or len(packed) > SELECTS_MAX:
+        everything = [m for c in plays for m in c.moves]
+        chunks = [everything[i : i + SELECT_MAX] for i in range(0, len(everything), SELECT_MAX)]
+        if len(chunks) <= min(SELECTS_MAX, room):  # ranks split across selects: no page
+            result.items = [Item("select", tuple(c)) for c in chunks]
+            return result
+        per_page = min(SELECTS_MAX, room - 2)
+        result.pages = [
+            [Item("select", tuple(c)) for c in chunks[i : i + per_page]]
+            for i in range(0, len(chunks), per_page)
+        ]
+        result.items = result.pages[0]
+        return result
+    items: list[Item] = []
+    screen = 0
+    for rank, rank_choices in ranks.items():
+        if how[rank] == "rank":
+            screen += 1
+            rank_moves = tuple(m for c in rank_choices for m in c.moves)
+            items.append(Item("step", rank_moves, screen))
+        elif how[rank] == "choices":
+            for choice in rank_choices:
+                if len(choice.moves) == 1:
+                    items.append(Item("move", choice.moves))
+                else:
+                    screen += 1
+                    items.append(Item("step", choice.moves, screen, choice))
+    items.extend(Item("select", tuple(p)) for p in packed)
+    result.items = items
+    result.steps = {i.screen: i for i in items if i.kind == "step"}
+    return result
+
+
+# -- the controls -------------------------------------------------------------------------
 
 
 def hand_controls(
     kind: str,
     game_id: int,
     view: Mapping[str, Any],
-    label: Labeller,
+    labels: Labels,
     locale: Lang,
     *,
     page: int = 0,
 ) -> PayloadView | None:
-    """The controls of ``view(player)`` (``None`` when the player has nothing to do)."""
+    """The controls of ``view(player)`` on screen ``page`` (``None``: nothing to do)."""
     legal = list(view["you"]["legal_actions"])
     if not legal:
         return None
     mark = stamp(legal)
-    moves = distinct_moves(view)
-    plays = [m for m in moves if m.rank is not None]
-    extras = [m for m in moves if m.rank is None and m.action.get("type") in EXTRAS]
-    others = [m for m in moves if m.rank is None and m.action.get("type") not in EXTRAS]
+    laid = plan(distinct_moves(view))
+    hand = list(view["you"].get("hand") or [])
 
-    def button(move: Move) -> Component:
-        look = label(move, view, locale)
+    def button(move: Move, *, short: bool = False) -> Component:
+        look = labels.look(move, view, locale, short=short)
         return button_payload(
             kind,
             game_id,
@@ -300,18 +425,22 @@ def hand_controls(
             style=look.style,
         )
 
-    other_rows = [others[i : i + ROW_BUTTONS] for i in range(0, len(others), ROW_BUTTONS)]
-    room = ROWS - len(other_rows) - 1
-    layout = plan(plays, room, page=page)
-    rows: list[list[Component]] = []
-    hand = list(view["you"].get("hand") or [])
-    for k, (buttons, row) in enumerate(layout.rows):
-        if buttons:
-            rows.append([button(m) for m in row])
-            continue
+    def screen_button(target: int, look: Look, *, disabled: bool = False) -> Component:
+        return button_payload(
+            kind,
+            game_id,
+            "page",
+            f"{mark}.{target}",
+            label=clip(look.text, LABEL_MAX),
+            emoji=look.emoji,
+            style=look.style,
+            disabled=disabled,
+        )
+
+    def select(moves: Sequence[Move], screen: int, k: int) -> Component:
         options = []
-        for move in row:
-            look = label(move, view, locale)
+        for move in moves:
+            look = labels.look(move, view, locale)
             options.append(
                 option_payload(
                     clip(look.text, OPTION_MAX),
@@ -320,32 +449,56 @@ def hand_controls(
                     description=look.description,
                 )
             )
-        rows.append(
-            [
-                select_payload(
-                    kind,
-                    game_id,
-                    "do",
-                    options,
-                    f"{mark}.{layout.page}.{k}",
-                    placeholder=placeholder(row, hand, locale),
-                )
-            ]
+        return select_payload(
+            kind,
+            game_id,
+            "do",
+            options,
+            f"{mark}.{screen}.{k}",
+            placeholder=placeholder(moves, hand, locale),
         )
-    rows.extend([button(m) for m in row] for row in other_rows)
-    last = [button(m) for m in extras]
-    if layout.pages > 1:
-        page = layout.page
-        last += [
-            button_payload(
-                kind,
-                game_id,
-                "page",
-                f"{mark}.{target}",
-                label=t(key, locale, page=target + 1, pages=layout.pages),
-                disabled=not 0 <= target < layout.pages,
-            )
-            for target, key in ((page - 1, "seated.page_prev"), (page + 1, "seated.page_next"))
+
+    step = laid.steps.get(page)
+    if step is not None:  # a second screen: the ways the chosen cards can end, and back
+        rows = [
+            [button(m, short=step.choice is not None) for m in step.moves[i : i + ROW_BUTTONS]]
+            for i in range(0, len(step.moves), ROW_BUTTONS)
         ]
-    rows.append(last)
+        back = Look(t("speahx.step.back", locale), "↩️")
+        rows.append([screen_button(0, back)])
+        return PayloadView(rows)
+    paged = len(laid.pages) > 1
+    screen = max(0, min(page, len(laid.pages) - 1)) if paged else 0
+    items = laid.pages[screen] if paged else laid.items
+    buttons: list[Component] = []
+    selects: list[list[Component]] = []
+    for item in items:
+        if item.kind == "move":
+            buttons.append(button(item.moves[0]))
+        elif item.kind == "step":
+            look = (
+                labels.choice_look(item.choice, view, locale)
+                if item.choice is not None
+                else labels.rank_look(item.moves, view, locale)
+            )
+            buttons.append(screen_button(item.screen, look))
+        else:
+            selects.append([select(item.moves, screen, len(selects))])
+    last = [button(m) for m in laid.extras]
+    if paged:
+        for target, key in ((screen - 1, "seated.page_prev"), (screen + 1, "seated.page_next")):
+            text = t(key, locale, page=target + 1, pages=len(laid.pages))
+            last.append(
+                screen_button(target, Look(text), disabled=not 0 <= target < len(laid.pages))
+            )
+    button_rows = [buttons[i : i + ROW_BUTTONS] for i in range(0, len(buttons), ROW_BUTTONS)]
+    if len(button_rows) + len(selects) + bool(last) > ROWS:
+        both = buttons + last
+        button_rows, last = (
+            [both[i : i + ROW_BUTTONS] for i in range(0, len(both), ROW_BUTTONS)],
+            [],
+        )
+    rows = [*button_rows, *selects]
+    if last:
+        rows.append(last)
     return PayloadView(rows)

@@ -7,8 +7,9 @@ table cards, the stock, a chance card kept in hand) is never named.
 Cards in message text are the application's card emojis when it has them (the kit's
 :meth:`~bot.seated.SeatedRenderer.card`), else the text they always were (``8♠``, ``🃏``);
 controls show the top card's emoji (:func:`bot.emojis.card_emoji`) beside the cards' text.
-A hand's controls are :mod:`cogs.speahx._controls` (one per distinct move);
-:meth:`SpeahxRenderer.look` says how each one reads.
+A hand's controls are :mod:`cogs.speahx._controls` (the cards, then the top card when it
+matters); :meth:`SpeahxRenderer.look`, :meth:`~SpeahxRenderer.choice_look` and
+:meth:`~SpeahxRenderer.rank_look` say how each one reads, the consequence in words.
 
 A player's own hand tells their own moves in the second person ("You play 8♠.") and, to
 them alone, the cards they drew from the stock (:meth:`SpeahxRenderer.drew`). A
@@ -24,11 +25,13 @@ from typing import Any, Final
 import discord
 
 from bot.emojis import card_emoji
+from bot.engine.cards import JOKER
+from bot.engine.speahx import RANK, SUIT, is_terminator
 from bot.i18n import Lang, t
 from bot.present import SUIT_SYMBOLS
 from bot.seated import HandContext, Label, SeatedRenderer, TableContext
 from bot.text import clip
-from cogs.speahx._controls import Look, Move
+from cogs.speahx._controls import Choice, Look, Move
 
 PILE_SHOWN: Final = 3
 """How many of the pile's top cards the table and the hands show, top first."""
@@ -291,9 +294,30 @@ class SpeahxRenderer(SeatedRenderer):
             return t("speahx.prompt.target", locale, count=max(len(view["pile"]) - 1, 0))
         if phase == "show":
             return t("speahx.prompt.show", locale, card=self.card(str(view["you"].get("turned"))))
+        kinds = {str(a.get("type")) for a in view["you"].get("legal_actions") or []}
+        offers: tuple[tuple[str, str], ...]
         if view.get("chance") and view["chance"].get("player") == ctx.player:
-            return t("speahx.prompt.chance", locale, drawn=view["chance"]["drawn"])
-        return t("speahx.prompt.play", locale)
+            head = t("speahx.prompt.chance", locale, drawn=view["chance"]["drawn"])
+            offers = ("play", "play_it"), ("chance", "draw_another"), ("collect", "collect")
+        else:
+            head = t("speahx.prompt.play", locale)
+            offers = (
+                ("play", "play"),
+                ("table", "table"),
+                ("chance", "draw"),
+                ("collect", "collect"),
+            )
+        parts = [t(f"speahx.prompt.do.{key}", locale) for kind, key in offers if kind in kinds]
+        return f"{head} {self.either(parts, locale)}."
+
+    @staticmethod
+    def either(parts: Sequence[str], locale: Lang) -> str:
+        """``a``, ``a or b``, ``a, b or c``: the moves a prompt offers, every one legal."""
+        if len(parts) <= 1:
+            return "".join(parts)
+        if len(parts) == 2:
+            return t("speahx.prompt.or2", locale, a=parts[0], b=parts[1])
+        return t("speahx.prompt.or_n", locale, first=", ".join(parts[:-1]), last=parts[-1])
 
     def action_label(
         self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
@@ -302,11 +326,7 @@ class SpeahxRenderer(SeatedRenderer):
         if kind == "play":
             cards: list[str] = list(action["cards"])
             text = self.plain_cards(cards)
-            if (
-                len(cards) == 4
-                and all(c.startswith("J") and c != "JK" for c in cards)
-                and not view.get("jokers")
-            ):
+            if is_terminator(cards, bool(view.get("jokers"))):
                 text = t("speahx.action.terminator", locale, cards=text)
             return Label(text, style=discord.ButtonStyle.primary)
         if kind == "collect":
@@ -332,34 +352,83 @@ class SpeahxRenderer(SeatedRenderer):
             return Label(t(key, locale))
         return super().action_label(action, view, locale)
 
-    def look(self, move: Move, view: Mapping[str, Any], locale: Lang) -> Look:
-        """How one distinct move reads on its button or select option: a play shows its
-        cards in the order they go down (the last on top), the top card's emoji, and says
-        which card ends on top when another order of the same cards ends differently."""
+    def look(
+        self, move: Move, view: Mapping[str, Any], locale: Lang, *, short: bool = False
+    ) -> Look:
+        """How one distinct move reads on its button or select option: the cards by rank and
+        count ("3× 7", a single card by its name), then what follows in words ("♥ hearts to
+        follow", "burns the pile, you play again"); the top card's emoji. ``short``: on the
+        second screen of its cards, where the cards are already chosen, the way it ends
+        alone ("7♥ on top · ♥ hearts to follow")."""
         action = move.action
         if action.get("type") != "play":
             label = self.action_label(action, view, locale)
             return Look(label.text, label.emoji, label.style, label.description)
         cards = [str(c) for c in action["cards"]]
-        text = self.action_label(action, view, locale).text
-        notes = []
-        if move.order_matters and move.stays is not None:
-            stays = self.plain_cards(list(reversed(move.stays)))
-            notes.append(t("speahx.look.stay", locale, cards=stays))
-        elif move.order_matters:
-            notes.append(t("speahx.look.on_top", locale, card=self.card_plain(cards[-1])))
+        ending = self.ending(move, view, locale)
+        if short:
+            head = (
+                t("speahx.look.stay", locale, cards=self.plain_cards(list(reversed(move.stays))))
+                if move.stays is not None
+                else t("speahx.look.on_top", locale, card=self.card_plain(cards[-1]))
+            )
+            text = f"{head} · {ending}"
+        else:
+            text = f"{self.chosen(move, locale)} · {ending}"
+        return Look(text, card_emoji(cards[-1]), discord.ButtonStyle.primary)
+
+    def chosen(self, move: Move, locale: Lang) -> str:
+        """The cards a play chooses: ``7♥`` alone, ``3× 7``, or the Terminator's jacks."""
+        cards = [str(c) for c in move.action["cards"]]
+        if move.terminator:
+            return t("speahx.action.terminator", locale, cards=self.plain_cards(cards))
+        if move.count == 1:
+            return self.card_plain(cards[0])
+        return self.count_of(str(move.rank), move.count)
+
+    def count_of(self, rank: str, count: int) -> str:
+        return f"{count}× {'🃏' if rank == JOKER else rank}"
+
+    def ending(self, move: Move, view: Mapping[str, Any], locale: Lang) -> str:
+        """What a play leaves the next player, in plain words."""
+        if move.leaves:
+            rest = len(view.get("pile") or [])
+            return t("speahx.look.gives" if rest else "speahx.look.leaves", locale)
         if move.burns:
-            notes.append(t("speahx.look.burns", locale))
-        if notes:
-            text = " · ".join([text, *notes])
-        count = len(cards)
-        description = t("speahx.look.count", locale, count=count) if count > 1 else None
-        return Look(
-            text,
-            card_emoji(cards[-1]),
-            discord.ButtonStyle.primary,
-            description,
+            key = "speahx.look.burns_again" if self.again(move, view) else "speahx.look.burns"
+            return t(key, locale)
+        follow = (
+            t("speahx.look.follow", locale, suit=self.suit(SUIT[move.top], locale))
+            if move.top is not None
+            else t("speahx.look.name_suit", locale)
         )
+        if move.stays is not None:
+            return t("speahx.look.partial", locale, count=len(move.stays), then=follow)
+        return follow
+
+    @staticmethod
+    def again(move: Move, view: Mapping[str, Any]) -> bool:
+        """Whether the player plays again after the burn (the engine's ``again``): cards
+        left in hand (chance cards join it), or table cards once the stock is empty."""
+        you = view["you"]
+        held = len(you.get("hand") or []) + len(you.get("chance") or []) - move.count
+        return held > 0 or (not view.get("stock") and bool(you.get("table_positions")))
+
+    def choice_look(self, choice: Choice, view: Mapping[str, Any], locale: Lang) -> Look:
+        """The cards chosen ("3× 7"), and that the next screen picks the top card (or what
+        stays after a partial burn)."""
+        first = choice.moves[0]
+        cards = self.chosen(first, locale) if choice.count > 1 else self.count_of(choice.rank, 1)
+        key = "speahx.look.choose_stay" if first.stays is not None else "speahx.look.choose_top"
+        return Look(t(key, locale, cards=cards), "▶️", discord.ButtonStyle.primary)
+
+    def rank_look(self, moves: Sequence[Move], view: Mapping[str, Any], locale: Lang) -> Look:
+        """A rank's moves behind one button: ``Sevens (3 in hand): choose how many``."""
+        rank = str(moves[0].rank)
+        held = sum(RANK[c] == rank for c in view["you"].get("hand") or [])
+        held += sum(RANK[c] == rank for c in view["you"].get("chance") or [])
+        text = t("speahx.look.rank", locale, rank=t(f"speahx.rank.{rank}", locale), count=held)
+        return Look(text[:1].upper() + text[1:], "▶️", discord.ButtonStyle.primary)
 
     # -- what happened -----------------------------------------------------------------------
 

@@ -105,7 +105,7 @@ async def test_a_hand_of_more_than_25_cards_plays_any_legal_group(
         message = seats.hand(seats.users[0])
         assert fake.selects(message), "a big hand is offered in selects"
         plays = [a for a in legal if a["type"] == "play"]
-        # The last one offered (a later select or page), by its control: one per distinct move.
+        # The last one offered (a later select or screen), by its control: one per distinct move.
         move = move_for(stored.game.view(ana), plays[-1])
         assert move is not None
         await seats.act(ana, legal[move.index])

@@ -69,16 +69,21 @@ class Seats:
         return dms[-1]
 
     async def act(self, player: str, action: Mapping[str, Any]) -> Any:
-        """``player`` makes ``action`` (one of their legal actions) with their controls."""
+        """``player`` makes ``action`` (one of their legal actions) with their controls: on
+        the hand as it is, or on the page of the controls that holds it (turned first, as a
+        player who knows where a move is). A game whose controls show one move for several
+        equivalent actions says which one it offers (``offered_action``)."""
         stored = await self.stored()
         legal = stored.game.legal_actions(player)
+        offered = getattr(self.cog, "offered_action", None)
+        if offered is not None:
+            action = offered(stored, player, action)
         index = legal.index(dict(action))
         mark = stamp(legal)
         user = self.user(player)
         message = self.hand(user)
         button = f"gn:{self.kind}:{self.game_id}:do:{mark}.{index}"
-        ids = {c.get("custom_id") for c in self.fake.components_of(message)}
-        page = index // 100  # four selects of 25 a page
+        page = 0 if self.holds(message, button, index) else self.page_of(stored, player, index)
         if page:
             turned = await self.fake.click(
                 user,
@@ -88,6 +93,7 @@ class Seats:
             )
             assert turned.callback_type == 7, turned.text
             message = self.hand(user)
+        ids = {c.get("custom_id") for c in self.fake.components_of(message)}
         if button in ids:
             result = await self.fake.click(user, message, button, settle=self.settle)
         else:
@@ -109,6 +115,36 @@ class Seats:
         assert result.callback_type == 7, result.text
         await self.cog.settle()
         return result
+
+    def holds(self, message: FakeMessage, button: str, index: int) -> bool:
+        """Whether ``message`` shows the control of legal action ``index``."""
+        for comp in self.fake.components_of(message):
+            if comp.get("custom_id") == button:
+                return True
+            if any(o.get("value") == str(index) for o in comp.get("options") or []):
+                return True
+        return False
+
+    def page_of(self, stored: StoredGame, player: str, index: int) -> int:
+        """The first page of ``player``'s controls holding legal action ``index`` (0 when
+        none does: the assertion in :meth:`act` then says what the hand offers)."""
+        mark = stamp(stored.game.legal_actions(player))
+        button = f"gn:{self.kind}:{self.game_id}:do:{mark}.{index}"
+        seen: set[tuple[str, ...]] = set()
+        page = 0
+        while True:
+            controls = self.cog.controls(stored, player, "en", page=page)
+            comps = controls.components if controls is not None else []
+            ids = tuple(str(c.get("custom_id")) for c in comps)
+            if ids in seen:  # past the last page: the controls repeat
+                return 0
+            seen.add(ids)
+            for comp in comps:
+                if comp.get("custom_id") == button:
+                    return page
+                if any(o.get("value") == str(index) for o in comp.get("options") or []):
+                    return page
+            page += 1
 
     async def play_auto(self, limit: int = 5000) -> int:
         """Everyone plays the timer's move until the game ends; returns the moves made."""
