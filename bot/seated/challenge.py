@@ -22,7 +22,6 @@ from bot.i18n import locale_for_user, t
 from bot.limits import LimitReached, member_limits
 from bot.present import mention
 from bot.seated.lobby import LobbyRoom
-from bot.seated.spec import LOBBY_KIND
 from bot.ui import GameView, Press, accept_decline, response_lock, update_message
 
 __all__ = ["ChallengeRoom"]
@@ -59,26 +58,19 @@ class ChallengeRoom(LobbyRoom):
         if not await self.lobby_allowed(interaction, limits, guild.id, channel_id, host, locale):
             return
         public = (await self.bot.guild_settings(guild)).locale
-        meta = {
-            "locale": public,
-            f"locale:{host}": locale,
-            f"name:{host}": interaction.user.display_name,
-            "challenged": str(opponent.id),
-            f"name:{opponent.id}": opponent.display_name,
-            "kit": kit,
-        }
-        games = self.bot.store.games
-        try:
-            lobby_id = await games.create(
-                LOBBY_KIND,
-                guild.id,
-                channel_id,
-                lobby,
-                meta,
-                in_tx=self.within_lobby_limits(limits, guild.id, channel_id, host),
-            )
-        except LimitReached as err:
-            await self.say(interaction, t(err.key, locale, **err.params))
+        lobby_id = await self.create_lobby(
+            interaction,
+            guild.id,
+            channel_id,
+            lobby,
+            kit,
+            limits,
+            public,
+            locale,
+            challenged=str(opponent.id),
+            **{f"name:{opponent.id}": opponent.display_name},
+        )
+        if lobby_id is None:
             return
         text = t(
             f"{self.kind}.challenge.text",

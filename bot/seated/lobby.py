@@ -62,26 +62,12 @@ class LobbyRoom(StartRoom):
             return
         async with auto_defer(interaction, thinking=True):
             public = (await self.bot.guild_settings(guild)).locale
-            meta = {
-                "locale": public,
-                f"locale:{host}": locale,
-                f"name:{host}": interaction.user.display_name,
-                "kit": kit,
-            }
-            games = self.bot.store.games
-            try:
-                lobby_id = await games.create(
-                    LOBBY_KIND,
-                    guild.id,
-                    channel_id,
-                    lobby,
-                    meta,
-                    in_tx=self.within_lobby_limits(limits, guild.id, channel_id, host),
-                )
-            except LimitReached as err:
-                await self.say(interaction, t(err.key, locale, **err.params))
+            lobby_id = await self.create_lobby(
+                interaction, guild.id, channel_id, lobby, kit, limits, public, locale
+            )
+            if lobby_id is None:
                 return
-            stored = await games.require(lobby_id)
+            stored = await self.bot.store.games.require(lobby_id)
             message = await respond(
                 interaction,
                 embed=self.lobby_embed(stored, public),
@@ -121,6 +107,40 @@ class LobbyRoom(StartRoom):
             await self.say(interaction, t("seated.bad_option", locale, reason=str(err)))
             return None
         return lobby, kit
+
+    async def create_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        guild_id: int,
+        channel_id: int,
+        lobby: Any,
+        kit: Any,
+        limits: MemberLimits,
+        public: Lang,
+        locale: Lang,
+        **meta: Any,
+    ) -> int | None:
+        """The lobby's row, made within the server's limits (counted in the same
+        transaction): its id, or ``None`` when a limit refused it (the member was told)."""
+        host = str(interaction.user.id)
+        try:
+            return await self.bot.store.games.create(
+                LOBBY_KIND,
+                guild_id,
+                channel_id,
+                lobby,
+                {
+                    "locale": public,
+                    f"locale:{host}": locale,
+                    f"name:{host}": interaction.user.display_name,
+                    **meta,
+                    "kit": kit,
+                },
+                in_tx=self.within_lobby_limits(limits, guild_id, channel_id, host),
+            )
+        except LimitReached as err:
+            await self.say(interaction, t(err.key, locale, **err.params))
+            return None
 
     def within_lobby_limits(
         self, limits: MemberLimits, guild_id: int, channel_id: int, host: str
