@@ -105,9 +105,10 @@ class SpitCog(SeatedCog, name="Spit"):
         press on their panel makes it live again)."""
         self._panel_locks: dict[tuple[int, str], asyncio.Lock] = {}
         self._panel_shown: dict[tuple[int, str], int] = {}
-        """The version each player's panel shows: a press's answer and the edits that follow
-        the other player's moves take turns (the lock), and an older state never follows a
-        newer one."""
+        self._panel_sending: dict[tuple[int, str], int] = {}
+        """The version each player's panel shows, and the newest one an edit started sending:
+        the edits that follow the other player's moves go one at a time (the lock), a press's
+        answer never waits for them, and whichever lands last, the panel ends up current."""
 
     def computer_delay(self, stored: StoredGame, player: str) -> float:
         """A human-like pace: a reaction delay, plus a choice time that grows with the moves
@@ -176,18 +177,13 @@ class SpitCog(SeatedCog, name="Spit"):
             )
             self.tables.shown((stored.id, "table"), stored.version)
             self.keep_token(interaction, stored.id, None, table_id)
-        key = (stored.id, player)
-        async with self._panel_lock(key):
-            latest = await self.bot.store.games.require(stored.id)
-            embed, controls = await self.hand_message(latest, player, locale=locale)
-            sent = await respond(
-                interaction, embed=embed, view=controls or GameView(), ephemeral=True
-            )
-            self._panel_shown[key] = latest.version
+        latest = await self.bot.store.games.require(stored.id)
+        embed, controls = await self.hand_message(latest, player, locale=locale)
+        sent = await respond(interaction, embed=embed, view=controls or GameView(), ephemeral=True)
         until = token_until(_age(interaction))
         panel = Panel(interaction, sent.id if sent else None, until, original=not on_board)
         self.new_panel(stored, player, panel)
-        self.hands.shown((*key, "panel"), latest.version)
+        self._answered((stored.id, player), latest.version)
 
     def new_panel(self, stored: StoredGame, player: str, panel: Panel) -> None:
         """``panel`` is ``player``'s live panel from now on; the one before, another message,
@@ -293,25 +289,47 @@ class SpitCog(SeatedCog, name="Spit"):
         if stale:
             note = t("spit.panel.stale", locale)
         key = (stored.id, player)
-        async with self._panel_lock(key):
-            latest = await self.bot.store.games.require(stored.id)
-            if latest.version > stored.version:
-                stored = latest
-            embed, controls = await self.hand_message(stored, player, note=note, locale=locale)
-            if mine and interaction.message is not None:
-                await update_message(
-                    interaction, content=None, embed=embed, view=controls or GameView()
-                )
-                message_id: int | None = interaction.message.id
-            else:
-                sent = await respond(
-                    interaction, embed=embed, view=controls or GameView(), ephemeral=True
-                )
-                message_id = sent.id if sent else None
-            self._panel_shown[key] = stored.version
+        latest = await self.bot.store.games.require(stored.id)
+        if latest.version > stored.version:
+            stored = latest
+        embed, controls = await self.hand_message(stored, player, note=note, locale=locale)
+        if mine and interaction.message is not None:
+            await update_message(
+                interaction, content=None, embed=embed, view=controls or GameView()
+            )
+            message_id: int | None = interaction.message.id
+        else:
+            sent = await respond(
+                interaction, embed=embed, view=controls or GameView(), ephemeral=True
+            )
+            message_id = sent.id if sent else None
         until = token_until(_age(interaction))
         self.new_panel(stored, player, Panel(interaction, message_id, until, original=True))
-        self.hands.shown((*key, "panel"), stored.version)
+        self._answered(key, stored.version)
+
+    def _answered(self, key: tuple[int, str], version: int) -> None:
+        """A press's answer showed ``version`` on the panel. It never waits for the panel's
+        edits (they may wait for Discord's rate limits); an edit of a newer state sent
+        meanwhile may have landed first: then the panel is shown again as it is now."""
+        self._panel_shown[key] = version
+        self.hands.shown((*key, "panel"), version)
+        if self._panel_sending.get(key, -1) > version:
+            self._spawn(self._panel_again(key))
+
+    async def _panel_again(self, key: tuple[int, str]) -> None:
+        async with self._panel_lock(key):
+            game_id, player = key
+            current = self.panels.get(game_id, {}).get(player)
+            stored = await self.bot.store.games.get(game_id)
+            if current is None or not current.alive or stored is None:
+                return
+            embed, controls = await self.hand_message(stored, player)
+            try:
+                await current.edit(content=None, embed=embed, view=controls or GameView())
+            except discord.HTTPException as err:
+                log.debug("a panel was not shown again", extra={"status": err.status})
+                return
+            self._panel_shown[key] = max(self._panel_shown.get(key, -1), stored.version)
 
     def _panel_lock(self, key: tuple[int, str]) -> asyncio.Lock:
         lock = self._panel_locks.get(key)
@@ -334,9 +352,14 @@ class SpitCog(SeatedCog, name="Spit"):
                     return
                 if self._panel_shown.get(key, -1) >= stored.version:
                     return  # a press's answer showed as new a state already
+                self._panel_sending[key] = stored.version
                 embed, controls = await self.hand_message(stored, player)
                 await current.edit(content=None, embed=embed, view=controls or GameView())
-                self._panel_shown[key] = stored.version
+                if self._panel_shown.get(key, -1) > stored.version:
+                    # A newer answer was shown meanwhile, perhaps before this edit landed.
+                    self._spawn(self._panel_again(key))
+                else:
+                    self._panel_shown[key] = stored.version
 
         self.hands.submit((stored.id, player, "panel"), stored.version, send, None)
 
@@ -365,4 +388,5 @@ class SpitCog(SeatedCog, name="Spit"):
         self.panels.pop(game_id, None)
         for key in [k for k in self._panel_shown if k[0] == game_id]:
             self._panel_shown.pop(key, None)
+            self._panel_sending.pop(key, None)
             self._panel_locks.pop(key, None)
