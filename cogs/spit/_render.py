@@ -1,16 +1,22 @@
-"""What Spit looks like on Discord: one public board, both players' piles and controls.
+"""What Spit looks like on Discord: one public board, and each player's own panel.
 
-Spit hides nothing but face-down cards, so the whole game is one channel message. Each
-player has a colour (🟦 the first seat, 🟥 the second), shown next to their name on the
-title, on their side of the board, on what they did, and on every one of their controls:
-one row per spit pile with a button per stock pile (the card, enabled when it fits that
-spit pile), and a last row for the moves of the moment (Spit!, the slap, a move that
-uncovers a card). Cards are the application's card emojis (:mod:`bot.emojis`) where it has
-them, else text (``7♥``); a pile's size is said in words (``7♥ · 3 cards``).
+Spit hides nothing but face-down cards, so the board in the channel shows both players'
+piles: the spit piles, each side marked with its player's colour (🟦 the first seat, 🟥 the
+second) and what just happened. Its one control, **My controls**, opens the presser's
+panel, an ephemeral message only they see (:meth:`SpitRenderer.hand`): the spit piles, their
+own piles and what the opponent has left, with their buttons alone, one row per spit pile
+with a button per stock pile (the card, enabled when it fits that spit pile), and a last row
+for the moves of the moment (Spit!, the slap, a move that uncovers a card). Cards are the
+application's card emojis (:mod:`bot.emojis`) where it has them, else text (``7♥``); a
+pile's size is said in words (``7♥ · 3 cards``).
 
-A control names the move itself (``p.<pile>.<card>.<spit>.<onto>`` ...): a click stays good
-while the opponent's moves leave it possible, and one that lost a race is refused by the
-engine and answered with the board as it is now.
+A control names the move itself (``<seat>.p.<pile>.<card>.<spit>.<onto>`` ...): a click
+stays good while the opponent's moves leave it possible, and one that lost a race is refused
+by the engine and answered with the panel as it is now.
+
+Cards left: a player's stock and spit cards, and once the game is over with one spit pile in
+play, that pile too for the player it was left to (:meth:`SpitRenderer.cards_left`), as the
+engine's result counts them: the board, the panels and the result say the same number.
 """
 
 from __future__ import annotations
@@ -23,13 +29,14 @@ import discord
 from bot.emojis import card_emoji, card_text
 from bot.i18n import Lang, t
 from bot.present import SUIT_SYMBOLS
-from bot.seated import Label, SeatedRenderer, TableContext
+from bot.seated import HandContext, Label, SeatedRenderer, TableContext
 from bot.text import clip
-from bot.ui import GameButton, GameView
+from bot.ui import GameView, PayloadView, button_payload
 
 COLOURS: Final = ("🟦", "🟥")
 ARROWS: Final = ("⬅", "➡")
 STYLES: Final = (discord.ButtonStyle.primary, discord.ButtonStyle.danger)
+PANEL_COLOURS: Final = (discord.Colour.blue(), discord.Colour.red())
 
 
 def encode(action: Mapping[str, Any]) -> str:
@@ -159,9 +166,22 @@ class SpitRenderer(SeatedRenderer):
             return t("spit.phase.over", locale, player=self.side(winner, view, locale))
         return t("spit.phase.play", locale)
 
-    def stock_line(self, view: Mapping[str, Any], player: str, locale: Lang) -> str:
-        """A player's side: who, their spit cards and cards left, then each stock pile as
-        its face-up card and its size (``J♦ · 2 cards``), in the order of their buttons."""
+    def cards_left(self, view: Mapping[str, Any]) -> dict[str, int]:
+        """Each player's cards left: their stock and spit cards; once the game is over with
+        one spit pile in play, the pile left to the loser counts for them (the engine's
+        ``result()`` scores, which the result message shows)."""
+        left = {str(p): int(n) for p, n in (view.get("cards_left") or {}).items()}
+        winner = view.get("winner")
+        piles = view.get("spit_piles") or []
+        if view.get("phase") == "over" and winner and len(piles) == 1:
+            for player in left:
+                if player != winner:
+                    left[player] += int(piles[0]["size"])
+        return left
+
+    def piles_text(self, view: Mapping[str, Any], player: str, locale: Lang) -> str:
+        """A player's stock piles, each as its face-up card and its size (``J♦ · 2 cards``),
+        in the order of their buttons."""
         piles = []
         for pile in view["stocks"][player]:
             if pile["top"] is None:
@@ -169,13 +189,17 @@ class SpitRenderer(SeatedRenderer):
             else:
                 size = self.count(1 + int(pile["down"]), locale)
                 piles.append(f"{self.face(pile['top'])} · {size}")
+        return "   ".join(piles)
+
+    def stock_line(self, view: Mapping[str, Any], player: str, locale: Lang) -> str:
+        """A player's side: who, their spit cards and cards left, then their stock piles."""
         return t(
             "spit.stock_line",
             locale,
             player=self.who(player, locale),
-            piles="   ".join(piles),
+            piles=self.piles_text(view, player, locale),
             spit=view["spit_cards"][player],
-            left=view["cards_left"][player],
+            left=self.cards_left(view)[player],
         )
 
     # -- the board ---------------------------------------------------------------------------
@@ -203,65 +227,141 @@ class SpitRenderer(SeatedRenderer):
     def board_controls(
         self, kind: str, game_id: int, views: Mapping[str, Mapping[str, Any]], locale: Lang
     ) -> GameView:
-        items: list[discord.ui.Item[Any]] = []
-        extra: list[tuple[int, Mapping[str, Any], Mapping[str, Any]]] = []
-        for seat, view in enumerate(views.values()):
-            legal = list(view.get("you", {}).get("legal_actions") or [])
-            player = view["players"][seat]
-            piles = view["stocks"][player]
-            spits = len(view["spit_piles"])
-            for j in range(spits):
-                row = seat * 2 + j
-                for i, pile in enumerate(piles):
-                    play = next(
-                        (
-                            a
-                            for a in legal
-                            if a["type"] == "play" and a["pile"] == i and a["spit"] == j
-                        ),
-                        None,
-                    )
-                    arrow = ARROWS[j] if spits == 2 else "⬇"
-                    arg = f"{seat}.{encode(play)}" if play else f"{seat}.x{j}{i}"
-                    # The card's emoji, then the side's colour and the card's rank in the
-                    # label; without an emoji, the colour as the emoji and the card in text.
-                    art = card_emoji(pile["top"]) if pile["top"] else None
-                    top = self.plain_card(pile["top"]) if pile["top"] else "·"
-                    if art is not None:
-                        text = f"{COLOURS[seat]} {pile['top'][:-1]} {arrow}"
-                    else:
-                        text = f"{top} {arrow}"
-                    items.append(
-                        GameButton(
-                            kind,
-                            game_id,
-                            "do",
-                            arg,
-                            label=text,
-                            emoji=art or COLOURS[seat],
-                            style=STYLES[seat] if play else discord.ButtonStyle.secondary,
-                            disabled=play is None,
-                            row=row,
-                        )
-                    )
-            others = [a for a in legal if a["type"] in ("spit", "slap", "take")]
-            fill = next((a for a in legal if a["type"] == "fill"), None)
-            extra += [(seat, a, view) for a in [*others, *([fill] if fill else [])]]
-        for seat, action, view in extra[:5]:
-            label = self.action_label(action, view, locale)
-            items.append(
-                GameButton(
-                    kind,
-                    game_id,
-                    "do",
-                    f"{seat}.{encode(action)}",
-                    label=clip(label.text, 80),
-                    emoji=COLOURS[seat],
-                    style=STYLES[seat],
-                    row=4,
+        """The public board's one control: **My controls**, which opens the presser's own
+        panel (:meth:`hand`, :meth:`panel_controls`), shown to them alone. No player's moves
+        are on the board, so nobody can take the other's buttons for theirs."""
+        button = button_payload(
+            kind,
+            game_id,
+            "panel",
+            label=t("spit.panel.open", locale),
+            emoji="🎮",
+            style=discord.ButtonStyle.primary,
+        )
+        return PayloadView([[button]])
+
+    def panel_controls(
+        self, kind: str, game_id: int, view: Mapping[str, Any], locale: Lang
+    ) -> PayloadView | None:
+        """One player's controls, for their panel alone: a row per spit pile with a button
+        per stock pile (the card, enabled when it fits that spit pile), then a row for the
+        moves of the moment (Spit!, the slap, a move that uncovers a card). ``None`` once
+        the game is over."""
+        if view.get("phase") == "over":
+            return None
+        you = view.get("you") or {}
+        player = str(you.get("id", ""))
+        players = list(view.get("players") or [])
+        if player not in players:
+            return None
+        seat = players.index(player)
+        legal = list(you.get("legal_actions") or [])
+        spits = len(view["spit_piles"])
+        rows: list[list[dict[str, Any]]] = []
+        for j in range(spits):
+            arrow = ARROWS[j] if spits == 2 else "⬇"
+            row = []
+            for i, pile in enumerate(view["stocks"][player]):
+                play = next(
+                    (a for a in legal if a["type"] == "play" and a["pile"] == i and a["spit"] == j),
+                    None,
                 )
+                art = card_emoji(pile["top"]) if pile["top"] else None
+                top = self.plain_card(pile["top"]) if pile["top"] else "·"
+                # The card's emoji with its rank, else the card in text; then the spit pile.
+                text = f"{pile['top'][:-1]} {arrow}" if art is not None else f"{top} {arrow}"
+                row.append(
+                    button_payload(
+                        kind,
+                        game_id,
+                        "do",
+                        f"{seat}.{encode(play)}" if play else f"{seat}.x{j}{i}",
+                        label=text,
+                        emoji=art,
+                        style=STYLES[seat] if play else discord.ButtonStyle.secondary,
+                        disabled=play is None,
+                    )
+                )
+            rows.append(row)
+        others = [a for a in legal if a["type"] in ("spit", "slap", "take")]
+        fill = next((a for a in legal if a["type"] == "fill"), None)
+        extra = [
+            button_payload(
+                kind,
+                game_id,
+                "do",
+                f"{seat}.{encode(action)}",
+                label=clip(self.action_label(action, view, locale).text, 80),
+                style=discord.ButtonStyle.success,
             )
-        return GameView(*items)
+            for action in [*others, *([fill] if fill else [])][:5]
+        ]
+        rows.append(extra)
+        return PayloadView(rows)
+
+    def hand(self, ctx: HandContext) -> discord.Embed:
+        """A player's panel, shown to them alone: the spit piles, what to do now, their own
+        piles (in the order of their buttons) and what the opponent has left."""
+        view, locale = ctx.view, ctx.locale
+        player = ctx.player
+        players = list(view["players"])
+        seat = players.index(player) if player in players else 0
+        other = next((p for p in players if p != player), player)
+        left = self.cards_left(view)
+        embed = discord.Embed(
+            title=t(
+                "spit.panel.title",
+                locale,
+                marker=COLOURS[seat % 2],
+                game_id=ctx.game_id,
+            ),
+            colour=PANEL_COLOURS[seat % 2],
+        )
+        if ctx.status == "voided":
+            embed.colour = discord.Colour.dark_grey()
+        lines = [ctx.note] if ctx.note else []
+        lines += [self.centre(view, locale), self.panel_phase(view, player, locale)]
+        lines += [f"-# {line}" for line in list(ctx.last)[-3:]]
+        embed.description = "\n".join(line for line in lines if line)
+        embed.add_field(
+            name=t("spit.panel.yours", locale, marker=COLOURS[seat % 2]),
+            value=t(
+                "spit.panel.your_line",
+                locale,
+                piles=self.piles_text(view, player, locale),
+                spit=view["spit_cards"][player],
+                left=left[player],
+            )[:1024],
+            inline=False,
+        )
+        embed.add_field(
+            name=t(
+                "spit.panel.opponent",
+                locale,
+                marker=COLOURS[(seat + 1) % 2],
+                name=self.plain(other, view, locale)[:200],
+            ),
+            value=t(
+                "spit.panel.opponent_line",
+                locale,
+                spit=view["spit_cards"][other],
+                left=left[other],
+            ),
+            inline=False,
+        )
+        return embed
+
+    def panel_phase(self, view: Mapping[str, Any], player: str, locale: Lang) -> str:
+        """What the panel's owner does now: the board's phase line, said to them."""
+        if view["phase"] == "spit" and player in (view.get("ready") or []):
+            other = next((p for p in view["players"] if p != player), player)
+            return t("spit.panel.ready", locale, player=self.side(other, view, locale))
+        return self.phase_line(view, locale)
+
+    def format_param(self, name: str, value: Any, locale: Lang) -> str | None:
+        if name in ("onto", "top") and isinstance(value, str):
+            return self.face(value)
+        return super().format_param(name, value, locale)
 
     def action_label(
         self, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang

@@ -232,7 +232,8 @@ def check_board(
     status: str,
     where: str,
 ) -> None:
-    """A public board (Spit): the table embed and every player's controls on it."""
+    """A public board (Spit): the table embed and its controls, and each player's own panel
+    (an ephemeral message: the panel's embed and that player's controls)."""
     render = spec.renderer
     public = game.public_view() | {"names": names}
     embed = render.table(TableContext(7, public, locale, NOW, last, status))
@@ -241,6 +242,12 @@ def check_board(
         render.board_controls(spec.kind, 7, views, locale) if status == "active" else GameView()
     )
     checked.view(controls, where, embeds=[embed])
+    panel_controls = getattr(render, "panel_controls", None)
+    for player, view in views.items():
+        panel = render.hand(HandContext(7, view, locale, None, last, status))
+        mine = panel_controls(spec.kind, 7, view, locale) if panel_controls else None
+        active = status == "active" and mine is not None
+        checked.view(mine if active else GameView(), f"{where} {player}", embeds=[panel])
 
 
 def big_speahx_hand(seed: int) -> tuple[Game, str]:
@@ -405,8 +412,8 @@ def test_the_table_and_its_show_my_hand_button_are_ones_discord_takes(
     over = stored_game(kind, game, meta, status="over")
     checked.view(cog.table_view(over), f"{kind} table over", embeds=[cog.table_embed(over)])
     checked.assert_clean()
-    if spec.public_board:
-        assert len(ids) > 1
+    if spec.public_board:  # Spit: one button that opens the presser's own panel
+        assert ids == [f"gn:{kind}:7:panel"]
     else:
         assert ids == [f"gn:{kind}:7:hand"]
         assert checked.emojis == {"🎴"}
@@ -682,7 +689,12 @@ async def test_speahx_and_spit_through_discord_send_only_payloads_discord_takes(
             await spit.settle()
             game_id = (await bot.store.games.find(kind="spit"))[0].id
             people = {str(ana.id): ana, str(cyd.id): cyd}
+            panels = {}
+            for player, user in people.items():
+                pressed = await fake.click(user, accepted.response, f"gn:spit:{game_id}:panel")
+                panels[player] = pressed.followups[0]
             for _ in range(15):
+                await spit.settle()
                 stored = await bot.store.games.require(game_id)
                 if not stored.is_active:
                     break
@@ -690,15 +702,17 @@ async def test_speahx_and_spit_through_discord_send_only_payloads_discord_takes(
                 seat = stored.game.public_view()["players"].index(player)
                 move = encode(stored.game.auto_action(player))
                 control = f"gn:spit:{game_id}:do:{seat}.{move}"
-                await fake.click(people[player], accepted.response, control, settle=0.02)
+                panel = fake.message(panels[player].id)
+                await fake.click(people[player], panel, control, settle=0.02)
             lobby = await fake.slash(bob, channel, "spit begin")
             lobby_id = int(fake.buttons(lobby)[0].custom_id.split(":")[2])
             await fake.select(bob, lobby, f"gns:spit_lobby:{lobby_id}:add_computer", ["easy"])
             await fake.click(bob, lobby, f"gn:spit_lobby:{lobby_id}:cancel")
         await bot.store.close()
     seen = custom_ids(fake)
-    assert {"gn:speahx:do", "gn:speahx:hand", "gn:spit:do", "gns:spit_lobby:add_computer"} <= seen
-    assert {"🤖", "🎴", "🟦", "🟥"} <= checked.emojis
+    assert {"gn:speahx:do", "gn:speahx:hand", "gn:spit:do", "gn:spit:panel"} <= seen
+    assert "gns:spit_lobby:add_computer" in seen
+    assert {"🤖", "🎴", "🎮"} <= checked.emojis
 
 
 async def test_spaye_and_help_through_discord_send_only_payloads_discord_takes(

@@ -1,6 +1,6 @@
-"""How Spit's board reads, through the fake Discord: each side's colour, the other player's
-buttons answering privately, cards as cards (emojis, or text as before), and a start message
-that promises no hand."""
+"""How Spit reads, through the fake Discord: the board shows both sides with their colours
+and no player's buttons; each player's panel shows their own piles and moves only; cards as
+cards (emojis, or text as before); a start message that promises no hand."""
 
 from __future__ import annotations
 
@@ -21,7 +21,15 @@ from bot.i18n import t
 from bot.seated import SeatedCog, TableContext
 from bot.settings import Settings
 from cogs.spit._render import COLOURS, SpitRenderer
-from tests.cogs.test_spit import COGS, challenge, control, office, same_deal
+from tests.cogs.test_spit import (
+    COGS,
+    challenge,
+    control,
+    office,
+    open_panel,
+    same_deal,
+    seat_of,
+)
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage, walk_components
 
@@ -60,23 +68,29 @@ def buttons_by_row(message: FakeMessage) -> list[list[dict[str, Any]]]:
     return rows
 
 
-def seat_of(custom_id: str) -> int:
-    return int(custom_id.split(":")[4].split(".")[0])
-
-
 async def play_a_little(
-    fake: FakeDiscord, bot: Any, board: FakeMessage, game_id: int, users: dict[str, Any], moves: int
+    fake: FakeDiscord,
+    bot: Any,
+    panels: dict[str, FakeMessage],
+    game_id: int,
+    users: dict[str, Any],
+    moves: int,
 ) -> None:
+    cog = bot.get_cog("Spit")
+    assert isinstance(cog, SeatedCog)
     for _ in range(moves):
+        await cog.settle()
         stored = await bot.store.games.require(game_id)
         if not stored.is_active or not stored.game.to_act():
             return
         p = stored.game.to_act()[0]
         seat = stored.game.public_view()["players"].index(p)
-        await fake.click(users[p], board, control(game_id, seat, stored.game.auto_action(p)))
+        move = control(game_id, seat, stored.game.auto_action(p))
+        await fake.click(users[p], fake.message(panels[p].id), move)
+    await cog.settle()
 
 
-async def test_the_other_players_buttons_answer_privately_and_change_nothing(
+async def test_the_board_has_no_players_buttons_and_each_panel_only_its_owners(
     fake_discord: FakeDiscord, make_bot: Any
 ) -> None:
     fake = fake_discord
@@ -84,47 +98,43 @@ async def test_the_other_players_buttons_answer_privately_and_change_nothing(
     bot = make_bot(COGS)
     async with fake.run_client(bot):
         board, game_id = await challenge(fake, bot, channel, ana, bob)
+        users = {str(ana.id): ana, str(bob.id): bob}
+        players = (await bot.store.games.require(game_id)).game.public_view()["players"]
+        panels = {p: await open_panel(fake, u, board) for p, u in users.items()}
+        await play_a_little(fake, bot, panels, game_id, users, 6)
+        # The board: one button, the same for both, that opens the presser's own panel.
+        board_buttons = fake.buttons(fake.message(board.id))
+        assert [(b.label, b.custom_id) for b in board_buttons] == [
+            (t("spit.panel.open", "en"), f"gn:spit:{game_id}:panel")
+        ]
         stored = await bot.store.games.require(game_id)
-        players = stored.game.public_view()["players"]
-        ana_seat, bob_seat = players.index(str(ana.id)), players.index(str(bob.id))
-        # Ana's own Spit! on the board, pressed by Bob (who reads French).
-        spit = next(
-            b
-            for b in fake.buttons(board)
-            if b.custom_id == control(game_id, ana_seat, {"type": "spit"})
-        )
-        before = [(v.content, v.embeds, v.components) for v in fake.message(board.id).versions]
-        answer = await fake.click(bob, board, spit.custom_id)
-        assert answer.ephemeral, answer.text
-        assert answer.text == t(
-            "spit.not_yours", "fr", player=f"<@{ana.id}>", marker=COLOURS[bob_seat]
-        )
-        assert "Ce sont les boutons de" in answer.text and COLOURS[bob_seat] in answer.text
-        assert (await bot.store.games.require(game_id)).version == stored.version
-        after = [(v.content, v.embeds, v.components) for v in fake.message(board.id).versions]
-        assert after == before  # the board was not touched
-        # And the other way round, in English, once the cards are in play.
-        await fake.click(ana, board, control(game_id, ana_seat, {"type": "spit"}))
-        await fake.click(bob, board, control(game_id, bob_seat, {"type": "spit"}))
-        stored = await bot.store.games.require(game_id)
-        assert str(bob.id) in stored.game.to_act()  # the pinned deal: Bob has a card to play
-        move = control(game_id, bob_seat, stored.game.auto_action(str(bob.id)))
-        answer = await fake.click(ana, board, move)
-        assert answer.ephemeral
-        assert answer.text == (
-            f"These are <@{bob.id}>'s buttons: yours are the ones marked {COLOURS[ana_seat]}."
-        )
-        assert (await bot.store.games.require(game_id)).version == stored.version
-        # The owner's own press still plays.
-        p = stored.game.to_act()[0]
-        seat = players.index(p)
-        mine = await fake.click(
-            {str(ana.id): ana, str(bob.id): bob}[p],
-            board,
-            control(game_id, seat, stored.game.auto_action(p)),
-        )
-        assert mine.callback_type == 7 and not mine.ephemeral
-        assert (await bot.store.games.require(game_id)).version == stored.version + 1
+        names = {str(ana.id): "Ana", str(bob.id): "Bob"}
+        render = SpitRenderer()
+        for p, locale in ((str(ana.id), "en"), (str(bob.id), "fr")):
+            seat = players.index(p)
+            other = players[1 - seat]
+            panel = fake.message(panels[p].id)
+            # Only its owner's moves, and each card button one of their own face-up cards.
+            buttons = [b for row in buttons_by_row(panel) for b in row]
+            assert buttons and {seat_of(b["custom_id"]) for b in buttons} == {seat}
+            stocks = stored.game.public_view()["stocks"]
+            tops = {pile["top"] for pile in stocks[p] if pile["top"]}
+            for b in buttons:
+                arg = b["custom_id"].split(":")[4].split(".")
+                if arg[1] == "p":
+                    assert arg[3] in tops, (arg, tops)
+            assert not any(b["label"][0] in COLOURS for b in buttons)
+            embed = panel.embeds[0]
+            assert embed["title"].startswith(COLOURS[seat])
+            mine = t("spit.panel.yours", locale, marker=COLOURS[seat])
+            theirs = t("spit.panel.opponent", locale, marker=COLOURS[1 - seat], name=names[other])
+            fields = {f["name"]: f["value"] for f in embed["fields"]}
+            assert set(fields) == {mine, theirs}, fields
+            for pile in stocks[p]:  # the owner's own piles, in the order of their buttons
+                if pile["top"]:
+                    assert render.plain_card(pile["top"]) in fields[mine]
+            assert not any(render.plain_card(c) in fields[theirs] for c in STANDARD)
+        assert fake.ephemerals(ana) and all(m.visible_to is ana for m in fake.ephemerals(ana))
     await bot.store.close()
     payloads_discord_takes(fake)
 
@@ -149,7 +159,7 @@ async def test_each_side_shows_its_colour_and_the_start_promises_no_hand(
         text = started[0].content or ""
         assert f"<@{ana.id}>" in text and f"<@{bob.id}>" in text
         assert "DM" not in text and "Show my hand" not in text and "hand" not in text
-        assert "Spit!" in text and "🟦" in text and "🟥" in text
+        assert "Spit!" in text and t("spit.panel.open", "en") in text
         assert fake.dms(ana) == [] and fake.dms(bob) == []
         assert not any(b.label == t("private.show_hand", "en") for b in fake.buttons(board))
 
@@ -161,26 +171,19 @@ async def test_each_side_shows_its_colour_and_the_start_promises_no_hand(
             assert f"{marker[p]} {names[p]}" in embed["title"]
         sides = {f["name"]: f["value"] for f in embed["fields"]}
         for p in players:
-            name = f"{marker[p]} {names[p]} · the {marker[p]} buttons"
+            name = f"{marker[p]} {names[p]}"
             assert name in sides, sides
             assert sides[name].startswith(f"<@{p}> · spit cards: 11 · cards left: 26")
             assert " · 1 card" in sides[name] and " · 5 cards" in sides[name]
             assert "+" not in sides[name]  # no more "J♦+1"
 
-        # Each row of buttons carries its owner's colour.
-        rows = buttons_by_row(fake.message(board.id))
-        assert len(rows) <= 5 and all(len(r) <= 5 for r in rows)
-        for row in rows:
-            for button in row:
-                seat = seat_of(button["custom_id"])
-                assert button["emoji"]["name"] == COLOURS[seat], button
-        assert {seat_of(b["custom_id"]) for b in rows[0] + rows[1]} == {0}
-        assert {seat_of(b["custom_id"]) for b in rows[2] + rows[3]} == {1}
+        # No button of either player on the board.
+        assert [b.custom_id for b in fake.buttons(board)] == [f"gn:spit:{game_id}:panel"]
 
         # What happened is told with the player's colour.
         users = {str(ana.id): ana, str(bob.id): bob}
-        await play_a_little(fake, bot, board, game_id, users, 4)
-        await cog.settle()
+        panels = {p: await open_panel(fake, u, board) for p, u in users.items()}
+        await play_a_little(fake, bot, panels, game_id, users, 4)
         now = fake.message(board.id).text
         assert re.search(r"(🟦|🟥) <@\d+>", now), now
         assert "cards" in fake.message(board.id).embeds[0]["description"]
@@ -207,22 +210,25 @@ async def test_cards_show_as_the_applications_emojis_on_the_board_and_its_button
         assert sorted(bot.card_emojis.emojis) == sorted(STANDARD)
         board, game_id = await challenge(fake, bot, channel, ana, bob)
         users = {str(ana.id): ana, str(bob.id): bob}
-        await play_a_little(fake, bot, board, game_id, users, 6)
-        cog = bot.get_cog("Spit")
-        assert isinstance(cog, SeatedCog)
-        await cog.settle()
+        panels = {p: await open_panel(fake, u, board) for p, u in users.items()}
+        await play_a_little(fake, bot, panels, game_id, users, 6)
         shown = fake.message(board.id)
         embed = shown.embeds[0]
         sides = "\n".join(f["value"] for f in embed["fields"])
         assert re.search(r"<:gn_[0-9A-Z]+_[0-9a-f]{6}:\d+> · \d cards?", sides), sides
         assert re.search(r"\*\*<:gn_\w+:\d+>\*\* · \d+ cards?", embed["description"]), embed
         ids = {int(e.id) for e in bot.card_emojis.emojis.values()}
-        card_buttons = [b for row in buttons_by_row(shown) for b in row if b["emoji"].get("id")]
-        assert card_buttons, buttons_by_row(shown)
+        card_buttons = [
+            b
+            for panel in panels.values()
+            for row in buttons_by_row(fake.message(panel.id))
+            for b in row
+            if (b.get("emoji") or {}).get("id")
+        ]
+        assert card_buttons
         for button in card_buttons:
             assert int(button["emoji"]["id"]) in ids
-            assert button["label"][0] in COLOURS  # the side's colour moves into the label
-            assert COLOURS[seat_of(button["custom_id"])] == button["label"][0]
+            assert button["label"][0] in "1234567890AJQK"  # the rank beside the card's art
     await bot.store.close()
     assert active_registry() is None  # the next tests see text cards again
     payloads_discord_takes(fake)
