@@ -6,7 +6,8 @@ would, and takes element screenshots of the messages in Chromium:
 
 - ``papayoo-table.png``: a Papayoo table of four (Ana and three computer seats) mid-trick;
 - ``papayoo-hand.png``: Ana's hand at that moment (her DM), the cards she may play enabled;
-- ``spit-board.png``: a Spit board (Ana against a computer) once both have spat.
+- ``spit-board.png``: a Spit board (Ana against a computer) once both have spat;
+- ``spit-panel.png``: Ana's own Spit panel at that moment (**My controls**, hers alone).
 
 Re-run it after any change to how the games look (it overwrites the pictures)::
 
@@ -177,12 +178,13 @@ async def papayoo_mid_trick(ana: Player) -> tuple[FakeMessage, FakeMessage]:
             return msg if live else None
 
         hand = await until("Ana's hand", live_hand)
-        if view["phase"] != "play":  # the pass: the highest cards, all at once
-            (pick,) = [c for c in controls_of(hand, marker) if c.get("type") == 3]
-            values = [str(o["value"]) for o in pick.get("options") or []]
-            count = int(pick.get("min_values") or 1)
-            chosen = sorted(values, key=rank, reverse=True)[:count]
-            await ana.select(hand, str(pick["custom_id"]), chosen)
+        if view["phase"] != "play":  # the pass: the suggested cards ("Pass these")
+            (accept,) = [
+                c
+                for c in controls_of(hand, marker)
+                if c.get("type") == 2 and ":pick:" in str(c["custom_id"]) and not c.get("disabled")
+            ]
+            await ana.click(hand, str(accept["custom_id"]))
             await until("the pass to be taken", moved(games, gid, stored.version))
             continue
         trick = view["trick"]
@@ -223,11 +225,15 @@ def moved(games: Any, gid: int, version: int) -> Callable[[], Awaitable[bool | N
 # -- Spit -------------------------------------------------------------------------------------
 
 
-async def spit_board(ana: Player) -> FakeMessage:
-    """A Spit board against a computer, both spat and a few cards played."""
+async def spit_board(ana: Player) -> tuple[FakeMessage, FakeMessage]:
+    """A Spit board against a computer, both spat and a few cards played, and Ana's own
+    panel (**My controls**, shown to her alone) at that moment: (the board, the panel)."""
     gid = await open_table(ana, "spit", 1, "easy")
     games = ana.box.page.bot.store.games
     marker = f":spit:{gid}:"
+    board = await until("the Spit board", lambda: _found(ana.latest(f"{marker}panel", dm=False)))
+    await ana.click(board, f"gn{marker}panel")
+    panel = await until("Ana's panel", lambda: _found(_panel(ana, marker)))
     played = 0
     while True:
         stored = await games.require(gid)
@@ -241,17 +247,14 @@ async def spit_board(ana: Player) -> FakeMessage:
         spat = bool(view["spit_piles"]) and all(pile["top"] for pile in view["spit_piles"])
         if spat and (played >= 2 or not moves):
             await asyncio.sleep(0.5)
-            board = ana.latest(marker, dm=False)
-            if board is None:
-                raise Stuck("no Spit board in #general")
-            return board
+            return ana.fake.messages[board.id], ana.fake.messages[panel.id]
         if not moves:
             await asyncio.sleep(0.2)
             continue
-        board = await until("the Spit board", lambda: _found(ana.latest(marker, dm=False)))
+        panel = ana.fake.messages[panel.id]
         buttons = [
             c
-            for c in controls_of(board, marker)
+            for c in controls_of(panel, marker)
             if c.get("type") == 2
             and not c.get("disabled")
             and f":do:{seat}." in str(c["custom_id"])
@@ -262,14 +265,20 @@ async def spit_board(ana: Player) -> FakeMessage:
             await asyncio.sleep(0.2)
             continue
         try:
-            await ana.click(board, str((wanted or buttons)[0]["custom_id"]))
+            await ana.click(panel, str((wanted or buttons)[0]["custom_id"]))
         except Stuck:
-            continue  # the computer was faster: the board changed
+            continue  # the computer was faster: the panel changed
         if moves[0]["type"] == "play":
             played += 1
         await until("the Spit move", moved(games, gid, stored.version), timeout=20)
         if any(is_computer(p) for p in players):
             await asyncio.sleep(0.3)
+
+
+def _panel(ana: Player, marker: str) -> FakeMessage | None:
+    """Ana's panel: the newest message only she sees with the game's moves."""
+    msg = ana.latest(f"{marker}do:", dm=False)
+    return msg if msg is not None and msg.visible_to is ana.user else None
 
 
 async def _found(msg: FakeMessage | None) -> FakeMessage | None:
@@ -328,9 +337,10 @@ async def take(out: Path, width: int) -> list[Path]:
             paths = [out / "papayoo-table.png", out / "papayoo-hand.png"]
             await shoot(page, box, ana, table, paths[0])
             await shoot(page, box, ana, hand, paths[1])
-            board = await spit_board(ana)
-            paths.append(out / "spit-board.png")
+            board, panel = await spit_board(ana)
+            paths += [out / "spit-board.png", out / "spit-panel.png"]
             await shoot(page, box, ana, board, paths[2])
+            await shoot(page, box, ana, panel, paths[3])
             return paths
 
 
