@@ -3,7 +3,7 @@
 1. Start-up: ``python -m bot --sandbox`` as a new process on a new database, until ``GET /``
    answers 200 (median over ``--starts`` runs).
 2. Clicks: a Papayoo game of three colleagues (one round) played in Chromium through the page,
-   three views side by side; for every click (the pass: Choose and Confirm; then every card),
+   three views side by side; for every click (the pass: the suggested one, Pass these; then every card),
    the time from the click in the browser to the clicked message updated on the page.
 
 Needs Playwright and a Chromium (``/usr/bin/chromium`` or ``CHROMIUM``), as the browser tests.
@@ -119,18 +119,11 @@ async def play_round(box: Sandbox, page: Any, ids: dict[str, str]) -> dict[str, 
         await view.locator(".tab").filter(has_text="@").click()
         dms[name] = view.locator(".channel-messages:not([hidden])")
     for name in views:
-        hand = dms[name].locator("article.msg").filter(has=page.locator(".select")).last
+        accept = 'button[data-custom-id*=":pick:"]:not([disabled])'  # "Pass these"
+        hand = dms[name].locator("article.msg").filter(has=page.locator(accept)).last
         await hand.wait_for()
         article = await hand.get_attribute("id")
-        select = hand.locator(".select")
-        await select.locator(".select-placeholder").click()
-        boxes = select.get_by_role("checkbox")
-        for i in range(int(await select.get_attribute("data-min") or 1)):
-            await boxes.nth(i).check()
-        times["pass"].append(await click(page, ids[name], article, ".select-confirm"))
-        times["pass"].append(
-            await click(page, ids[name], article, "button.btn-success[data-action=click]")
-        )
+        times["pass"].append(await click(page, ids[name], article, accept))
     clicked: set[str] = set()
     idle_since = time.perf_counter()
     while time.perf_counter() - idle_since < 5:
@@ -194,7 +187,7 @@ def main() -> None:
         times = asyncio.run(clicks(Path(tmp) / "clicks"))
     over = "the game ended" if times.pop("status") == [1.0] else "the game did NOT end"
     print(f"Papayoo, 3 colleagues, 1 round in Chromium ({over}):")
-    print("  " + line("pass (Choose, Confirm)", times["pass"]))
+    print("  " + line("pass (Pass these)", times["pass"]))
     print("  " + line("cards", times["card"]))
     print("  " + line("every click", times["pass"] + times["card"]))
 
