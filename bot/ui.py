@@ -564,10 +564,12 @@ async def edit_by_token(
     embed: discord.Embed | None = MISSING,
     embeds: Sequence[discord.Embed] = MISSING,
     view: discord.ui.View | None = MISSING,
+    message_id: int | None = None,
 ) -> None:
     """Edit the message a click answered with its token (``@original``, as
-    ``Interaction.edit_original_response`` does: not counted by the global limit), without
-    reading back the message Discord returns."""
+    ``Interaction.edit_original_response`` does: not counted by the global limit), or with
+    ``message_id`` a follow-up sent with it (as ``Interaction.followup.edit_message``),
+    without reading back the message Discord returns."""
     hook = discord.Webhook.partial(click.application_id, click.token, client=client)
     with handle_message_parameters(
         content=content,
@@ -576,7 +578,22 @@ async def edit_by_token(
         view=view,
         previous_allowed_mentions=client.allowed_mentions,
     ) as params:
-        await async_context.get().edit_original_interaction_response(
+        adapter = async_context.get()
+        if message_id is not None:
+            await adapter.edit_webhook_message(
+                click.application_id,
+                click.token,
+                message_id,
+                session=hook.session,
+                proxy=client.http.proxy,
+                proxy_auth=client.http.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+                with_components=bool(view),
+            )
+            return
+        await adapter.edit_original_interaction_response(
             click.application_id,
             click.token,
             session=hook.session,

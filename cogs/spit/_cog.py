@@ -35,7 +35,16 @@ from bot.present import mention
 from bot.seated import Challenge, OptionSpec, SeatedCog, SeatedSpec, seated_group
 from bot.seated.base import is_private, token_until
 from bot.storage import StoredGame
-from bot.ui import GameView, PayloadView, Press, auto_defer, respond, update_message
+from bot.ui import (
+    ClickToken,
+    GameView,
+    PayloadView,
+    Press,
+    auto_defer,
+    edit_by_token,
+    respond,
+    update_message,
+)
 from cogs.spit._render import SpitRenderer, decode
 
 if TYPE_CHECKING:
@@ -63,7 +72,9 @@ SPEC: Final = SeatedSpec(
 class Panel:
     """A player's live panel and the token that edits it (free of the bot's budget)."""
 
-    interaction: discord.Interaction[Any]
+    client: discord.Client
+    token: ClickToken
+    """The click's token, not the interaction (which holds its whole payload)."""
     message_id: int | None
     expires: float
     original: bool
@@ -76,9 +87,9 @@ class Panel:
 
     async def edit(self, **kwargs: Any) -> None:
         if self.original or self.message_id is None:
-            await self.interaction.edit_original_response(**kwargs)
+            await edit_by_token(self.client, self.token, **kwargs)
         else:
-            await self.interaction.followup.edit_message(self.message_id, **kwargs)
+            await edit_by_token(self.client, self.token, message_id=self.message_id, **kwargs)
 
 
 def _age(interaction: discord.Interaction[Any]) -> float:
@@ -181,7 +192,9 @@ class SpitCog(SeatedCog, name="Spit"):
         embed, controls = await self.hand_message(latest, player, locale=locale)
         sent = await respond(interaction, embed=embed, view=controls or GameView(), ephemeral=True)
         until = token_until(_age(interaction))
-        panel = Panel(interaction, sent.id if sent else None, until, original=not on_board)
+        panel = Panel(
+            self.bot, ClickToken.of(interaction), sent.id if sent else None, until, not on_board
+        )
         self.new_panel(stored, player, panel)
         self._answered((stored.id, player), latest.version)
 
@@ -304,7 +317,8 @@ class SpitCog(SeatedCog, name="Spit"):
             )
             message_id = sent.id if sent else None
         until = token_until(_age(interaction))
-        self.new_panel(stored, player, Panel(interaction, message_id, until, original=True))
+        panel = Panel(self.bot, ClickToken.of(interaction), message_id, until, original=True)
+        self.new_panel(stored, player, panel)
         self._answered(key, stored.version)
 
     def _answered(self, key: tuple[int, str], version: int) -> None:
