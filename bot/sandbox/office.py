@@ -19,12 +19,14 @@ import asyncio
 import logging
 import re
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.fakediscord import InteractionResult
 from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser, walk_components
+from bot.limits import COMMANDS
 from bot.sandbox.world import SandboxDiscord
 from bot.spaye_settings import spaye_settings, update_spaye_settings
 
@@ -141,6 +143,7 @@ class DayPlayer:
         self.wait = wait
         self.on_move = on_move
         self._turn = 0
+        self._commands: dict[int, deque[float]] = {}
 
     # -- the day ------------------------------------------------------------------------------
 
@@ -155,9 +158,11 @@ class DayPlayer:
             return days[0]
         owner = _owner(self.fake)
         channel = self.fake.general()
+        await self._pace(owner)
         result = await self.fake.slash(
             owner, channel, "spaye start", {}, timeout=self.timeout, settle=0
         )
+        self._sent(owner)
         days = await self.bot.store.games.find(guild_id=guild.id, kind="spaye", limit=1)
         if not days:
             said = _ephemeral_text(result) or "no answer"
@@ -262,8 +267,29 @@ class DayPlayer:
         if final:
             options["colleague2"] = targets[1]
         channel = self.fake.channels.get(stored.channel_id) or self.fake.general()
+        await self._pace(by)
         result = await self.fake.slash(by, channel, "daye", options, timeout=self.timeout, settle=0)
+        self._sent(by)
         return self._check(result, "/daye")
+
+    async def _pace(self, user: FakeUser) -> None:
+        """Wait until ``user`` may type another command: the bot holds a member to a few
+        commands in a few seconds (:mod:`bot.limits`), which a colleague at machine speed
+        would otherwise meet, and be refused, in every view."""
+        rule = self.bot.actions.limiter.rules.get(COMMANDS)
+        if rule is None:
+            return
+        sent = self._commands.setdefault(user.id, deque())
+        now = time.monotonic()
+        while sent and now - sent[0] >= rule.seconds:
+            sent.popleft()
+        if len(sent) >= rule.count - 1:  # one to spare, for the person at the page
+            await asyncio.sleep(sent[0] + rule.seconds - now + 0.05)
+            sent.popleft()
+
+    def _sent(self, user: FakeUser) -> None:
+        """Note a command of ``user`` once answered (the bot counted it by then)."""
+        self._commands.setdefault(user.id, deque()).append(time.monotonic())
 
     async def _recruit(self, user: FakeUser, stored: Any) -> InteractionResult:
         daye = stored.game.public_view()["daye"] or {}

@@ -75,7 +75,7 @@ class SpayeCog(commands.Cog, name="Späye"):
 
     async def cog_load(self) -> None:
         self.bot.store.games.register_kind(KIND, results=spaye_results)
-        self.bot.actions.register(KIND, self.table.on_press)
+        self.bot.actions.register(KIND, self.table.on_press, moves=True)  # the day's moves
         self.bot.actions.register(KIND, self.on_board_page, action="board", games=False)
         self.bot.add_dynamic_items(SpayeUserSelect)
         self.bot.timers.register(EXPIRY_KIND, self.table.on_expiry)

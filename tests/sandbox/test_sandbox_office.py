@@ -109,6 +109,23 @@ async def test_the_day_is_played_by_clicks_and_its_titles_reach_announcements(
     assert not [m for m in fake.channel_messages(fake.general()) if is_titles(m)]
 
 
+@pytest.mark.member_limits
+async def test_three_colleagues_play_a_day_under_the_bots_limits_and_are_never_refused(
+    sandbox_db: Path,
+) -> None:
+    """Three colleagues type about nine /daye each in seconds, past the bot's rate of
+    commands per member: they keep to it, so no view shows a "Not so fast" (a day's
+    clicks are its moves, never held)."""
+    async with run_sandbox(sandbox_db, users=3) as three:
+        fake = three.page.fake
+        fake.limits = Limits.global_only("a whole day on one channel; the pacing is not tested")
+        status, answer = await play(three)
+        assert status == 200 and answer["status"] == "over", answer
+        assert answer["moves"] > 3 * 8  # more commands and clicks each than the rate's window
+        refused = [m.text for m in fake.messages.values() if "Not so fast" in (m.text or "")]
+        assert refused == []
+
+
 async def test_the_day_cannot_be_played_by_one_colleague_alone(sandbox_db: Path) -> None:
     async with run_sandbox(sandbox_db, users=1) as alone:
         status, answer = await play(alone)
