@@ -204,9 +204,12 @@ def test_locales() -> None:
 
 
 def test_command_keys_are_valid_discord_names_and_descriptions() -> None:
+    """The shared commands' texts (``cmd.*``) and every game's (``<game>.cmd.*``): Discord
+    refuses a name over 32 characters or a description over 100 in any language, and the
+    sync would fail with the command missing."""
     for lang, catalog in CATALOGS.items():
         for key, text in catalog.items():
-            if not key.startswith("cmd."):
+            if not (key.startswith("cmd.") or ".cmd." in key):
                 continue
             if key.endswith(".name"):
                 assert NAME.match(text) and text == text.lower(), f"{lang} {key}: {text!r}"

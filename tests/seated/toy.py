@@ -203,7 +203,7 @@ class HighCardRenderer(SeatedRenderer):
         result = ctx.result()
         if result is not None:
             scores = result["scores"]
-            lines = [f"{self.who(p, ctx.locale)} · {scores[p]}" for p in ctx.view["players"]]
+            lines = [f"{self.who(p, ctx.locale)} · {scores.get(p, 0)}" for p in ctx.view["players"]]
             embed.add_field(name=t("highcard.final", ctx.locale), value="\n".join(lines))
         return embed
 
