@@ -258,6 +258,7 @@ class View {
     if (frame.t === "clock") return setClock(frame.clock);
     if (frame.t === "play") return showPlay(frame);
     if (frame.t === "locale") return this.setLocale(frame.locale, frame.commands);
+    if (frame.t === "channels") return this.setChannels(frame.channels);
     if (frame.t === "users") {
       state.users = frame.users;
       renderUserPickers();
@@ -294,14 +295,7 @@ class View {
     this.locale = frame.locale;
     this.root.dataset.locale = frame.locale;
     this.messages.replaceChildren();
-    for (const ch of this.channels) {
-      const list = el("div", { class: "channel-messages", "data-channel": ch.id });
-      list.hidden = true;
-      list.append(el("div", { class: "empty" }, ch.kind === "dm"
-        ? `Your direct messages with ${ch.name}: private hands, challenges and titles arrive here. Commands work here too.`
-        : `This is the start of #${ch.name}. Type / in the box below for the bot's commands (try /help).`));
-      this.messages.append(list);
-    }
+    for (const ch of this.channels) this.ensureList(ch.id);
     renderUserPickers();
     this.renderTabs();
     this.show(this.channel && this.channels.some((c) => c.id === this.channel) ? this.channel : this.channels[0].id);
@@ -312,14 +306,47 @@ class View {
     return this.messages.querySelector(`.channel-messages[data-channel="${channelId}"]`);
   }
 
+  // The message list of a channel or thread (made hidden when first needed: a thread's
+  // messages may arrive just before the channel list that names it).
+  ensureList(channelId) {
+    let list = this.list(channelId);
+    if (list) return list;
+    list = el("div", { class: "channel-messages", "data-channel": channelId });
+    list.hidden = channelId !== this.channel;
+    const ch = this.channels.find((c) => c.id === channelId);
+    const text = !ch ? ""
+      : ch.kind === "dm" ? `Your direct messages with ${ch.name}: private hands, challenges and titles arrive here. Commands work here too.`
+      : ch.kind === "thread" ? `This is the start of the thread ${ch.name}, under #${ch.parent_name}. Commands typed here are used in the thread.`
+      : `This is the start of #${ch.name}. Type / in the box below for the bot's commands (try /help).`;
+    list.append(el("div", { class: "empty" }, text));
+    this.messages.append(list);
+    return list;
+  }
+
+  // Threads were started, archived, renamed or deleted: the tabs follow; an open thread
+  // that is gone (deleted) gives way to its channel.
+  setChannels(channels) {
+    const open = this.channels.find((c) => c.id === this.channel);
+    this.channels = channels;
+    for (const ch of channels) {
+      const list = this.ensureList(ch.id);
+      const empty = list.querySelector(".empty");
+      if (empty && ch.kind === "thread") empty.textContent = `This is the start of the thread ${ch.name}, under #${ch.parent_name}. Commands typed here are used in the thread.`;
+    }
+    if (!channels.some((c) => c.id === this.channel)) {
+      const back = open && open.parent && channels.some((c) => c.id === open.parent) ? open.parent : channels[0].id;
+      return this.show(back);
+    }
+    this.renderTabs();
+    this.showHead();
+  }
   apply(item) {
     if (item.t === "del") {
       const old = this.root.querySelector(`#m-${item.id}`);
       if (old) old.remove();
       return;
     }
-    const list = this.list(item.channel);
-    if (!list) return;
+    const list = this.ensureList(item.channel);
     const tpl = document.createElement("template");
     tpl.innerHTML = item.html;
     const node = tpl.content.firstElementChild;
@@ -352,9 +379,17 @@ class View {
     const tabs = this.root.querySelector(".tabs");
     tabs.replaceChildren();
     for (const ch of this.channels) {
-      const label = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
+      // As in Discord's channel list: active threads under their channel; an archived one
+      // only while it is open (its starter message's chip opens it).
+      if (ch.kind === "thread" && ch.archived && ch.id !== this.channel && !this.unread[ch.id]) continue;
+      const label = ch.kind === "dm" ? `@ ${ch.name}` : ch.kind === "thread" ? `↳ ${ch.name}` : `# ${ch.name}`;
       const tab = el("button", { type: "button", class: "tab", "data-channel": ch.id, role: "tab" }, label);
       if (ch.kind === "dm") tab.title = "Direct messages with the bot";
+      if (ch.kind === "thread") {
+        tab.classList.add("thread-tab");
+        tab.classList.toggle("archived", ch.archived);
+        tab.title = `Thread in #${ch.parent_name}${ch.archived ? " (archived)" : ""}${ch.locked ? " (locked)" : ""}`;
+      }
       tab.setAttribute("aria-selected", String(ch.id === this.channel));
       const n = this.unread[ch.id];
       if (n) tab.append(el("span", { class: "badge" }, String(n)));
@@ -366,13 +401,31 @@ class View {
     this.channel = channelId;
     delete this.unread[channelId];
     for (const list of this.messages.children) list.hidden = list.dataset.channel !== channelId;
-    const ch = this.channels.find((c) => c.id === channelId);
-    this.root.querySelector(".channel-title").textContent = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
-    this.root.querySelector(".channel-topic").textContent = ch.kind === "dm" ? "Direct messages: only you and the bot see them" : (ch.topic || "");
-    this.root.querySelector(".cmd-input").placeholder = ch.kind === "dm" ? `Message @${ch.name}: type / for a command` : `Message #${ch.name}: type / for a command`;
+    this.showHead();
     this.renderTabs();
     this.clearCommand();
     this.messages.scrollTop = this.messages.scrollHeight;
+  }
+
+  showHead() {
+    const ch = this.channels.find((c) => c.id === this.channel);
+    if (!ch) return;
+    const head = this.root.querySelector(".channel-head");
+    head.classList.toggle("archived", Boolean(ch.archived));
+    const title = this.root.querySelector(".channel-title");
+    const topic = this.root.querySelector(".channel-topic");
+    const input = this.root.querySelector(".cmd-input");
+    if (ch.kind === "thread") {
+      title.replaceChildren(el("a", { class: "thread-parent", href: "#", "data-channel": ch.parent }, `# ${ch.parent_name}`), ` › ${ch.name}`);
+      topic.textContent = ch.archived && ch.locked ? "Archived and locked thread: nothing can be sent here"
+        : ch.archived ? "Archived thread: a command or a click here reopens it"
+        : ch.locked ? "Locked thread: only moderators send here" : "Thread";
+      input.placeholder = `Message ${ch.name}: type / for a command`;
+      return;
+    }
+    title.textContent = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
+    topic.textContent = ch.kind === "dm" ? "Direct messages: only you and the bot see them" : (ch.topic || "");
+    input.placeholder = ch.kind === "dm" ? `Message @${ch.name}: type / for a command` : `Message #${ch.name}: type / for a command`;
   }
 
   get channelKind() {
@@ -440,7 +493,8 @@ class View {
   // -- the command box ------------------------------------------------------------------
 
   menu() {
-    return this.commands[this.channelKind] || [];
+    const kind = this.channelKind === "thread" ? "text" : this.channelKind;  // a thread is in the server
+    return this.commands[kind] || [];
   }
 
   // The command list for what is typed ("/" and the start of a command); ``open`` shows it
@@ -588,6 +642,13 @@ class View {
       const target = event.target;
       const tab = target.closest(".tab");
       if (tab) return this.show(tab.dataset.channel);
+      const parent = target.closest("a.thread-parent");
+      if (parent) { event.preventDefault(); return this.show(parent.dataset.channel); }
+      const chip = target.closest("[data-action=open-thread]");
+      if (chip) {
+        if (this.channels.some((c) => c.id === chip.dataset.channel)) return this.show(chip.dataset.channel);
+        return this.flagMessage(chip.closest("article.msg"), "You cannot see this thread");
+      }
       const jump = target.closest("a.jump");
       if (jump) {
         event.preventDefault();
