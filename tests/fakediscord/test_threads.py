@@ -4,6 +4,8 @@ after inactivity), deletion, interactions from inside them, and Discord's refusa
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +92,15 @@ def world(fake: FakeDiscord) -> World:
     return World(fake, guild, general, ana, ben)
 
 
+@contextlib.asynccontextmanager
+async def running(fake: FakeDiscord) -> AsyncIterator[tuple[World, Seen, commands.Bot]]:
+    """The world, and the test bot connected to it."""
+    w, seen = world(fake), Seen()
+    bot = make_bot(seen)
+    async with fake.run_client(bot):
+        yield w, seen, bot
+
+
 async def start(
     bot: commands.Bot, w: World, name: str = "Day one"
 ) -> tuple[discord.Message, discord.Thread]:
@@ -101,9 +112,7 @@ async def start(
 
 
 async def test_thread_started_from_a_message(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         opening, thread = await start(bot, w)
         assert thread.id == opening.id  # Discord: the thread takes the message's id
         assert thread.parent_id == w.general.id and thread.owner_id == bot.user.id
@@ -131,9 +140,7 @@ async def test_thread_started_from_a_message(fake_discord: FakeDiscord) -> None:
 
 
 async def test_interactions_inside_a_thread(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         result = await fake_discord.slash(w.ana, fthread, "where")
@@ -147,9 +154,7 @@ async def test_interactions_inside_a_thread(fake_discord: FakeDiscord) -> None:
 
 
 async def test_a_thread_has_its_own_message_bucket(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         fake_discord.rest_clock.freeze()
         for i in range(5):
@@ -164,9 +169,7 @@ async def test_a_thread_has_its_own_message_bucket(fake_discord: FakeDiscord) ->
 
 
 async def test_a_second_thread_from_the_same_message_is_refused(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         opening, _ = await start(bot, w)
         with pytest.raises(discord.HTTPException) as err:
             await opening.create_thread(name="again")
@@ -185,9 +188,7 @@ async def test_a_second_thread_from_the_same_message_is_refused(fake_discord: Fa
 async def test_bad_thread_payloads_are_refused(
     fake_discord: FakeDiscord, kwargs: dict[str, Any], field_name: str
 ) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         channel = bot.get_channel(w.general.id)
         assert isinstance(channel, discord.TextChannel)
         opening = await channel.send("The day starts")
@@ -199,9 +200,7 @@ async def test_bad_thread_payloads_are_refused(
 
 
 async def test_missing_thread_permissions_are_refused(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         await fake_discord.deny_bot(w.general, SEND_MESSAGES_IN_THREADS | CREATE_PUBLIC_THREADS)
         channel = bot.get_channel(w.general.id)
@@ -222,9 +221,7 @@ async def test_missing_thread_permissions_are_refused(fake_discord: FakeDiscord)
 
 
 async def test_archive_unarchive_and_lock(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         thread = await thread.edit(archived=True)
@@ -245,9 +242,7 @@ async def test_archive_unarchive_and_lock(fake_discord: FakeDiscord) -> None:
 
 
 async def test_auto_archive_after_inactivity(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         board = await fake_discord.slash(w.ana, fthread, "where")
@@ -267,9 +262,7 @@ async def test_auto_archive_after_inactivity(fake_discord: FakeDiscord) -> None:
 
 
 async def test_deleted_thread_is_an_unknown_channel(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         opening, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         mod = fake_discord.add_user("Mod")
@@ -288,9 +281,7 @@ async def test_deleted_thread_is_an_unknown_channel(fake_discord: FakeDiscord) -
 
 
 async def test_thread_members(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         assert set(fthread.members) == {bot.user.id}  # the starter is a member
@@ -325,9 +316,7 @@ async def test_thread_members(fake_discord: FakeDiscord) -> None:
 
 
 async def test_members_cannot_be_added_to_an_archived_thread(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         opening, thread = await start(bot, w)
         await fake_discord.archive_thread(fake_discord.channels[thread.id])
         with pytest.raises(discord.HTTPException) as err:
@@ -348,9 +337,7 @@ async def test_members_cannot_be_added_to_an_archived_thread(fake_discord: FakeD
 async def test_a_locked_thread_refuses_the_bot_without_manage_threads(
     fake_discord: FakeDiscord,
 ) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         await fake_discord.lock_thread(fthread)
@@ -364,9 +351,7 @@ async def test_a_locked_thread_refuses_the_bot_without_manage_threads(
 
 
 async def test_private_thread_without_a_message(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         channel = bot.get_channel(w.general.id)
         assert isinstance(channel, discord.TextChannel)
         thread = await channel.create_thread(name="Committee")
@@ -384,9 +369,7 @@ async def test_private_thread_without_a_message(fake_discord: FakeDiscord) -> No
 
 
 async def test_bot_deletes_and_edits_threads_as_discord_allows(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         renamed = await thread.edit(name="Day one (closed)", auto_archive_duration=60)
         assert renamed.name == "Day one (closed)" and renamed.auto_archive_duration == 60
@@ -413,9 +396,7 @@ async def w_post(fake: FakeDiscord, w: World) -> Any:
 
 
 async def test_a_restarted_bot_knows_the_active_threads(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         _, old = await start(bot, w, "Yesterday")
         await old.edit(archived=True)
