@@ -273,8 +273,11 @@ async def test_a_thread_opens_from_its_chip_and_commands_go_there(
     await chip.click()
     view = page.view("Bob")
     await view.locator(".channel-title").filter(has_text="Späye · Monday").wait_for()
-    shown = view.locator(".channel-messages:not([hidden])")
+    # Opened beside #general, as Discord's thread panel.
+    shown = view.locator(".channel-messages.thread-panel:not([hidden])")
     await shown.locator(ARTICLE).filter(has_text="me, in the thread").wait_for()
+    beside = view.locator(".channel-messages.parent-panel:not([hidden])")
+    await beside.locator(".thread-chip").wait_for()
     await page.slash("Bob", "help")
     await shown.locator(f"{ARTICLE}.ephemeral").first.wait_for()
     answers = [m for m in fake.messages.values() if m.channel is thread and m.ephemeral]

@@ -353,7 +353,8 @@ class View {
     formatTimes(node, this.locale);
     emojiText(node);
     const old = list.querySelector(`#m-${item.id}`);
-    const stick = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < 80;
+    const scroller = this.scroller(list);
+    const stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
     if (old) {
       if (old.classList.contains("dismissed")) node.classList.add("dismissed");
       old.replaceWith(node);
@@ -365,14 +366,20 @@ class View {
         before = child;
       }
       list.insertBefore(node, before);
-      if (item.channel !== this.channel) {
+      if (list.hidden) {
         this.unread[item.channel] = (this.unread[item.channel] || 0) + 1;
         this.renderTabs();
       }
     }
     node.classList.add("fresh");
     setTimeout(() => node.classList.remove("fresh"), 600);
-    if (stick || item.channel === this.channel && !old) this.messages.scrollTop = this.messages.scrollHeight;
+    if (!list.hidden && (stick || item.channel === this.channel && !old)) scroller.scrollTop = scroller.scrollHeight;
+  }
+
+  // What scrolls a channel's list: the view's message area, or the list itself when a
+  // thread is open beside its channel (each side scrolls on its own).
+  scroller(list) {
+    return this.root.classList.contains("with-thread") ? list : this.messages;
   }
 
   renderTabs() {
@@ -397,10 +404,22 @@ class View {
     }
   }
 
+  // Show a channel; a thread opens beside its channel, as Discord's panel does (the
+  // command box then writes in the thread; the channel's tab or × closes the panel).
   show(channelId) {
     this.channel = channelId;
     delete this.unread[channelId];
-    for (const list of this.messages.children) list.hidden = list.dataset.channel !== channelId;
+    const ch = this.channels.find((c) => c.id === channelId);
+    const parent = ch && ch.kind === "thread" && this.list(ch.parent) ? ch.parent : null;
+    this.root.classList.toggle("with-thread", parent !== null);
+    for (const list of this.messages.children) {
+      const id = list.dataset.channel;
+      list.hidden = id !== channelId && id !== parent;
+      list.classList.toggle("thread-panel", parent !== null && id === channelId);
+      list.classList.toggle("parent-panel", parent !== null && id === parent);
+      if (parent !== null && !list.hidden) list.scrollTop = list.scrollHeight;
+    }
+    if (parent !== null) delete this.unread[parent];
     this.showHead();
     this.renderTabs();
     this.clearCommand();
@@ -416,7 +435,8 @@ class View {
     const topic = this.root.querySelector(".channel-topic");
     const input = this.root.querySelector(".cmd-input");
     if (ch.kind === "thread") {
-      title.replaceChildren(el("a", { class: "thread-parent", href: "#", "data-channel": ch.parent }, `# ${ch.parent_name}`), ` › ${ch.name}`);
+      const close = el("button", { type: "button", class: "icon-btn close-thread", "data-channel": ch.parent, title: "Close the thread", "aria-label": "Close the thread" }, "×");
+      title.replaceChildren(el("a", { class: "thread-parent", href: "#", "data-channel": ch.parent }, `# ${ch.parent_name}`), ` › ${ch.name}`, close);
       topic.textContent = ch.archived && ch.locked ? "Archived and locked thread: nothing can be sent here"
         : ch.archived ? "Archived thread: a command or a click here reopens it"
         : ch.locked ? "Locked thread: only moderators send here" : "Thread";
@@ -642,7 +662,7 @@ class View {
       const target = event.target;
       const tab = target.closest(".tab");
       if (tab) return this.show(tab.dataset.channel);
-      const parent = target.closest("a.thread-parent");
+      const parent = target.closest("a.thread-parent, .close-thread");
       if (parent) { event.preventDefault(); return this.show(parent.dataset.channel); }
       const chip = target.closest("[data-action=open-thread]");
       if (chip) {
