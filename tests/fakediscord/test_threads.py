@@ -275,9 +275,14 @@ async def test_deleted_thread_is_an_unknown_channel(fake_discord: FakeDiscord) -
         assert fake_discord.thread_of(fake_discord.message(opening.id)) is None
         with pytest.raises(LookupError):
             await fake_discord.slash(w.ana, fthread, "where")
-        # The message may start a thread again.
+        # Discord's docs do not say whether the message may start a thread again: both ways.
+        fake_discord.thread_again_after_delete = False
+        with pytest.raises(discord.HTTPException) as err:
+            await opening.create_thread(name="Day one, again")
+        assert err.value.code == 160004
+        fake_discord.thread_again_after_delete = True
         again = await opening.create_thread(name="Day one, again")
-        assert again.id == opening.id
+        assert again.id == opening.id and not fake_discord.channels[again.id].deleted
 
 
 async def test_thread_members(fake_discord: FakeDiscord) -> None:
