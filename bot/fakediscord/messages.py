@@ -73,6 +73,10 @@ class MessagesMixin:
 
         def _message_payload(self, request: web.Request) -> dict[str, Any]: ...
 
+        def _new_poll(self, data: dict[str, Any]) -> Any: ...
+
+        def _check_can_poll(self, channel: FakeChannel, payload: dict[str, Any]) -> None: ...
+
         def _check_message(
             self, payload: dict[str, Any], *, creating: bool, has_files: bool
         ) -> tuple[int, dict[str, Any]] | None: ...
@@ -101,6 +105,8 @@ class MessagesMixin:
             message_reference=payload.get("message_reference"),
             **extra,
         )
+        if payload.get("poll") is not None:
+            msg.poll = self._new_poll(payload["poll"])
         self.messages[msg.id] = msg
         self._parse_mentions(msg)
         self._notify(msg, payload)
@@ -143,6 +149,8 @@ class MessagesMixin:
             changeable = (1 << 2) | IS_COMPONENTS_V2
             msg.flags = (msg.flags & ~changeable) | (int(payload["flags"]) & changeable)
         msg.flags &= ~LOADING
+        if payload.get("poll") is not None and msg.poll is None:  # a deferral's follow-up
+            msg.poll = self._new_poll(payload["poll"])
         self._parse_mentions(msg)
         msg.edited_at = time.time()
         msg.edited_mono = time.monotonic()
@@ -218,6 +226,7 @@ class MessagesMixin:
         channel = self._channel(request)
         payload = self._message_payload(request)
         self._check_can_send(channel)
+        self._check_can_poll(channel, payload)
         if int(payload.get("flags") or 0) & EPHEMERAL:
             raise ApiError.form(
                 "flags",

@@ -31,6 +31,7 @@ USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
 SEND_MESSAGES_IN_THREADS = 1 << 38
 CREATE_PUBLIC_THREADS = 1 << 35
+SEND_POLLS = 1 << 49
 ALL_PERMISSIONS = (1 << 51) - 1
 
 #: What @everyone may do in a freshly made guild of the fake: enough to read,
@@ -46,6 +47,7 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | USE_APPLICATION_COMMANDS
     | SEND_MESSAGES_IN_THREADS
     | CREATE_PUBLIC_THREADS
+    | SEND_POLLS
 )
 
 
@@ -252,6 +254,8 @@ class FakeGuild:
     roles: list[FakeRole] = field(default_factory=list)
     channels: list[FakeChannel] = field(default_factory=list)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    #: Its scheduled events not yet ended (``events.FakeScheduledEvent``), by id.
+    scheduled_events: dict[int, Any] = field(default_factory=dict)
 
     @property
     def everyone(self) -> FakeRole:
@@ -303,7 +307,7 @@ class FakeGuild:
                 "voice_states": [],
                 "presences": [],
                 "stage_instances": [],
-                "guild_scheduled_events": [],
+                "guild_scheduled_events": [e.to_json() for e in self.scheduled_events.values()],
                 "soundboard_sounds": [],
             }
         )
@@ -355,6 +359,8 @@ class FakeMessage:
     deleted: bool = False
     #: Older versions, oldest first (the current state is not in here).
     history: list[MessageVersion] = field(default_factory=list)
+    #: Its poll (``polls.FakePoll``), if it was sent with one.
+    poll: Any = None
 
     @property
     def ephemeral(self) -> bool:
@@ -420,6 +426,8 @@ class FakeMessage:
             data["application_id"] = str(self.webhook_id)
         if self.message_reference is not None:
             data["message_reference"] = self.message_reference
+        if self.poll is not None:
+            data["poll"] = self.poll.to_json()
         if self.interaction is not None:
             inter = self.interaction
             data["interaction_metadata"] = {

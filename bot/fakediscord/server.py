@@ -31,6 +31,7 @@ from aiohttp import web
 
 from .api import API, FILES, PAYLOAD, ApiError, json_response, no_content
 from .application import ApplicationMixin
+from .events import EventsMixin, FakeScheduledEvent
 from .gateway import INTENT_DIRECT_MESSAGES as INTENT_DIRECT_MESSAGES
 from .gateway import INTENT_GUILD_MEMBERS as INTENT_GUILD_MEMBERS
 from .gateway import INTENT_GUILD_MESSAGES as INTENT_GUILD_MESSAGES
@@ -63,11 +64,21 @@ from .models import (
     RecordedCall,
     SnowflakeFactory,
 )
+from .polls import PollsMixin
 from .ratelimits import Limits, RateLimiter, RateLimitHit, RestClock, Scope
 from .validation import check_files
+from .wallclock import WallClockMixin
 
 
-class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, MessagesMixin):
+class FakeDiscordServer(
+    GatewayMixin,
+    ApplicationMixin,
+    InteractionsMixin,
+    MessagesMixin,
+    EventsMixin,
+    PollsMixin,
+    WallClockMixin,
+):
     """State and HTTP/websocket handling of the fake Discord."""
 
     _patched_by: FakeDiscordServer | None = None
@@ -134,6 +145,10 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
         self.guild_commands: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
         #: The application's own emojis (``/applications/{id}/emojis``), by id.
         self.application_emojis: dict[int, FakeEmoji] = {}
+        #: Every guild scheduled event (events.py), ended ones too, by id.
+        self.scheduled_events: dict[int, FakeScheduledEvent] = {}
+        #: Seconds the fake's clock (``now()``: poll ends, events) runs ahead of real time.
+        self.clock_offset = 0.0
 
         self.attachment_data: dict[int, bytes] = {}
         self.calls: list[RecordedCall] = []
@@ -519,6 +534,8 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
         r.add_get(guild + "/roles", self._get_guild_roles)
         r.add_get(guild + "/members", self._get_guild_members)
         r.add_get(guild + "/members/{user_id}", self._get_guild_member)
+        self._add_event_routes(app, API)
+        self._add_poll_routes(app, API)
         r.add_get("/attachments/{attachment_id:\\d+}/{filename}", self._get_attachment)
         r.add_route("*", "/{tail:.*}", self._unhandled)
 
