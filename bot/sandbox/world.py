@@ -102,6 +102,13 @@ class SandboxDiscord(FakeDiscord):
             except Exception:
                 log.exception("sandbox: a change could not be delivered")
 
+    def now(self) -> float:
+        """The fake's clock is the sandbox's: a poll ends when the moved day says so."""
+        return self.clock.now().timestamp()
+
+    def _message_changed(self, msg: FakeMessage) -> None:
+        self._changed(msg)  # a poll's votes or end
+
     def _new_message(
         self, channel: FakeChannel, author: FakeUser, payload: dict[str, Any], **extra: Any
     ) -> FakeMessage:
