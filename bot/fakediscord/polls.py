@@ -14,7 +14,8 @@ As Discord has them:
   MESSAGE_POLL_VOTE_ADD / MESSAGE_POLL_VOTE_REMOVE go to sessions with the
   GUILD_MESSAGE_POLLS intent (``1 << 24``), or DIRECT_MESSAGE_POLLS (``1 << 25``) in a DM;
 - ``GET /channels/{channel_id}/polls/{message_id}/answers/{answer_id}`` lists an answer's
-  voters (``{"users": [...]}``, ascending by id, ``after``, ``limit`` 1-100, default 25);
+  voters (``{"users": [...]}``, ascending by id, ``after``, ``limit`` 1-100, default 25;
+  an unknown answer or a message without a poll: 404 10008);
 - ``POST /channels/{channel_id}/polls/{message_id}/expire`` ends the bot's own poll now
   (another's: 403 50005; not a poll: 400 520006; ended: 400 520001);
 - at its end (its expiry on the fake's clock, see :mod:`~.wallclock`, or expire) the
@@ -198,17 +199,19 @@ class PollsMixin:
 
     # ------------------------------------------------------------------ routes
 
-    def _poll_message(self, request: web.Request) -> tuple[FakeMessage, FakePoll]:
+    def _poll_message(
+        self, request: web.Request, not_a_poll: ApiError
+    ) -> tuple[FakeMessage, FakePoll]:
         self._require_bot_auth(request)
         channel = self._channel(request)
         msg = self._channel_message(request, channel)
         if msg.poll is None:
-            raise ApiError(400, 520006, "Cannot expire a non-poll message")
+            raise not_a_poll
         poll: FakePoll = msg.poll
         return msg, poll
 
     async def _get_answer_voters(self, request: web.Request) -> web.Response:
-        _msg, poll = self._poll_message(request)
+        _msg, poll = self._poll_message(request, ApiError(404, 10008, "Unknown Message"))
         answer_id = int(request.match_info["answer_id"])
         if answer_id not in {a["answer_id"] for a in poll.answers}:
             raise ApiError(404, 10008, "Unknown Message")
@@ -225,7 +228,9 @@ class PollsMixin:
         return json_response({"users": [u.to_json() for u in voters if u.id > after][:limit]})
 
     async def _expire_poll(self, request: web.Request) -> web.Response:
-        msg, poll = self._poll_message(request)
+        msg, poll = self._poll_message(
+            request, ApiError(400, 520006, "Cannot expire a non-poll message")
+        )
         if msg.author is not self.bot_user:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         if poll.finalized:

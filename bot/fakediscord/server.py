@@ -8,7 +8,9 @@ This module keeps the lifecycle, the rate limits and outages, the HTTP plumbing
 (middleware, routes) and the lookups; the handlers are mixins composed here:
 `gateway.py` (gateway, sessions), `application.py` (users, application commands,
 application emojis), `interactions.py` (callbacks, webhooks, late interactions)
-and `messages.py` (messages, channels, guilds). `api.py` has what they share.
+`messages.py` (messages, channels, guilds), `events.py` (guild scheduled events),
+`polls.py` (polls, votes, results) and `wallclock.py` (the fake's time of day, what falls
+due). `api.py` has what they share.
 The names those modules took from here (``ApiError``, ``OP_*``, ``INTENT_*``, ...) stay
 importable from here.
 """
