@@ -124,6 +124,38 @@ class FakeScheduledEvent:
             data["user_count"] = self.user_count
         return data
 
+    def state(self) -> dict[str, Any]:
+        """Everything of the event as plain JSON (the sandbox keeps it across restarts)."""
+        data = self.fields()
+        data["interested"] = sorted(self.interested)
+        data["start"], data["end"] = self.scheduled_start_time, self.scheduled_end_time
+        return data
+
+    @classmethod
+    def from_state(
+        cls, data: dict[str, Any], guild: FakeGuild, users: dict[int, FakeUser]
+    ) -> FakeScheduledEvent | None:
+        creator = users.get(int(data["creator_id"]))
+        if creator is None:
+            return None
+        metadata = data.get("entity_metadata") or {}
+        return cls(
+            id=int(data["id"]),
+            guild=guild,
+            creator=creator,
+            name=data["name"],
+            scheduled_start_time=float(data["start"]),
+            scheduled_end_time=None if data.get("end") is None else float(data["end"]),
+            entity_type=int(data["entity_type"]),
+            description=data.get("description"),
+            channel_id=data.get("channel_id"),
+            location=metadata.get("location"),
+            status=int(data["status"]),
+            recurrence_rule=data.get("recurrence_rule"),
+            image=data.get("image"),
+            interested={u: users[u] for u in data.get("interested") or [] if u in users},
+        )
+
     def fields(self) -> dict[str, Any]:
         """The event as a modify body would name it (what check_scheduled_event merges)."""
         data = self.to_json()

@@ -103,7 +103,40 @@ class FakePoll:
             return None
         return int(counts[0][1])
 
-    def to_json(self) -> dict[str, Any]:
+    def state(self) -> dict[str, Any]:
+        """Everything of the poll as plain JSON (the sandbox keeps it across restarts)."""
+        return {
+            "question": self.question,
+            "answers": self.answers,
+            "expiry": self.expiry,
+            "allow_multiselect": self.allow_multiselect,
+            "layout_type": self.layout_type,
+            "finalized": self.finalized,
+            "me": self.me,
+            "votes": {str(a): sorted(v) for a, v in self.votes.items()},
+        }
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any], users: dict[int, FakeUser]) -> FakePoll:
+        votes = {
+            int(a): {u: users[u] for u in ids if u in users}
+            for a, ids in (data.get("votes") or {}).items()
+        }
+        return cls(
+            question=data["question"],
+            answers=list(data["answers"]),
+            expiry=float(data["expiry"]),
+            allow_multiselect=bool(data.get("allow_multiselect")),
+            layout_type=int(data.get("layout_type") or 1),
+            finalized=bool(data.get("finalized")),
+            me=int(data.get("me") or 0),
+            votes=votes,
+        )
+
+    def to_json(self, *, viewer: int | None = None) -> dict[str, Any]:
+        """Discord's poll JSON; ``me_voted`` says whether ``viewer`` (default: the bot)
+        voted, as each person's client sees it."""
+        me = self.me if viewer is None else viewer
         return {
             "question": {"text": self.question},
             "answers": [dict(a) for a in self.answers],
@@ -116,7 +149,7 @@ class FakePoll:
                     {
                         "id": a["answer_id"],
                         "count": self.count(a["answer_id"]),
-                        "me_voted": self.me in self.votes.get(a["answer_id"], {}),
+                        "me_voted": me in self.votes.get(a["answer_id"], {}),
                     }
                     for a in self.answers
                     if self.count(a["answer_id"])
