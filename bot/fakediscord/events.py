@@ -166,6 +166,11 @@ class FakeScheduledEvent:
         return f"<FakeScheduledEvent {self.name!r} id={self.id} status={self.status}>"
 
 
+def _as_body(fields: dict[str, Any]) -> dict[str, Any]:
+    """A body as Discord's client sends it: datetimes as ISO 8601."""
+    return {k: (iso(v.timestamp()) if isinstance(v, dt.datetime) else v) for k, v in fields.items()}
+
+
 def _flag(value: str | None) -> bool:
     return (value or "").lower() in ("1", "true")
 
@@ -483,9 +488,7 @@ class EventsMixin:
         """A moderator edits the event in Discord's client: the same checks as the REST route
         (their permissions, the body), then GUILD_SCHEDULED_EVENT_UPDATE. Times may be given
         as datetimes; an ApiError says why Discord refused."""
-        body = {
-            k: (iso(v.timestamp()) if isinstance(v, dt.datetime) else v) for k, v in changes.items()
-        }
+        body = _as_body(changes)
         self._check_event_permissions(self._member_of(event.guild, moderator), body, event)
         self.modify_scheduled_event(event, body)
         await self._announce_event("GUILD_SCHEDULED_EVENT_UPDATE", event)
@@ -500,9 +503,7 @@ class EventsMixin:
         self, member: FakeUser, guild: FakeGuild, **body: Any
     ) -> FakeScheduledEvent:
         """A member creates an event in Discord's client (Create Events needed)."""
-        payload = {
-            k: (iso(v.timestamp()) if isinstance(v, dt.datetime) else v) for k, v in body.items()
-        }
+        payload = _as_body(body)
         payload.setdefault("privacy_level", 2)
         self._check_event_permissions(self._member_of(guild, member), payload, None)
         event = self.create_scheduled_event(guild, member, payload)

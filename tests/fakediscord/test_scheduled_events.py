@@ -112,6 +112,24 @@ async def wait_seen(fake: FakeDiscord, seen: Seen, name: str, count: int = 1) ->
     await fake.wait_for(lambda: seen.names().count(name) >= count)
 
 
+async def bots_event(
+    client: discord.Client, w: World, **changes: Any
+) -> tuple[discord.Guild, discord.ScheduledEvent]:
+    """The bot creates an external event through discord.py (``changes`` override)."""
+    guild = client.get_guild(w.guild.id)
+    assert guild is not None
+    fields: dict[str, Any] = {
+        "name": "Night",
+        "start_time": soon(),
+        "end_time": soon(4),
+        "entity_type": discord.EntityType.external,
+        "location": "Here",
+        "privacy_level": discord.PrivacyLevel.guild_only,
+    }
+    fields.update(changes)
+    return guild, await guild.create_scheduled_event(**fields)
+
+
 async def test_discord_py_creates_edits_and_deletes_an_event(fake_discord: FakeDiscord) -> None:
     w = world(fake_discord)
     client, seen = event_client()
@@ -171,16 +189,7 @@ async def test_members_interested_reach_the_bot_and_the_users_list(
     w = world(fake_discord)
     client, seen = event_client()
     async with fake_discord.run_client(client):
-        guild = client.get_guild(w.guild.id)
-        assert guild is not None
-        event = await guild.create_scheduled_event(
-            name="Night",
-            start_time=soon(),
-            end_time=soon(4),
-            entity_type=discord.EntityType.external,
-            location="Here",
-            privacy_level=discord.PrivacyLevel.guild_only,
-        )
+        guild, event = await bots_event(client, w)
         fake = fake_discord.scheduled_event(event.id)
         assert await fake_discord.mark_interested(w.ana, fake)
         assert await fake_discord.mark_interested(w.ben, fake)
@@ -263,16 +272,7 @@ async def test_a_moderator_edits_and_deletes_the_event_by_hand(fake_discord: Fak
     w = world(fake_discord)
     client, seen = event_client()
     async with fake_discord.run_client(client):
-        guild = client.get_guild(w.guild.id)
-        assert guild is not None
-        event = await guild.create_scheduled_event(
-            name="Night",
-            start_time=soon(),
-            end_time=soon(3),
-            entity_type=discord.EntityType.external,
-            location="Here",
-            privacy_level=discord.PrivacyLevel.guild_only,
-        )
+        guild, event = await bots_event(client, w, end_time=soon(3))
         fake = fake_discord.scheduled_event(event.id)
         later = soon(24)
         await fake_discord.edit_event_by_hand(
@@ -422,17 +422,8 @@ async def test_manage_events_alone_no_longer_creates(fake_discord: FakeDiscord) 
     w = world(fake_discord, bot_permissions=EVERYTHING_BUT_EVENTS | MANAGE_EVENTS)
     client, _seen = event_client()
     async with fake_discord.run_client(client):
-        guild = client.get_guild(w.guild.id)
-        assert guild is not None
         with pytest.raises(discord.Forbidden) as refused:
-            await guild.create_scheduled_event(
-                name="Night",
-                start_time=soon(),
-                end_time=soon(2),
-                entity_type=discord.EntityType.external,
-                location="Here",
-                privacy_level=discord.PrivacyLevel.guild_only,
-            )
+            await bots_event(client, w)
         assert refused.value.code == 50013
         assert fake_discord.events_of(w.guild) == []
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.fakediscord.polls import POLL_RESULT
 from bot.sandbox.render import RenderContext, render_events, render_message, render_poll
+from bot.sandbox.world import SandboxDiscord
 from tests.sandbox.conftest import Sandbox, run_sandbox
 from tests.sandbox.test_sandbox import frames_until
 
@@ -88,6 +89,20 @@ def test_events_are_drawn_with_the_viewers_toggle() -> None:
     assert render_events([], set()) == ""
 
 
+async def kitchen_night(fake: SandboxDiscord, owner: str, name: str = "Game night") -> Any:
+    """The office's owner creates an external event in two days, by hand."""
+    start = fake.clock.now() + timedelta(days=2)
+    return await fake.create_event_by_hand(
+        fake.users[int(owner)],  # the owner may create events
+        fake.office,
+        name=name,
+        scheduled_start_time=start,
+        scheduled_end_time=start + timedelta(hours=3),
+        entity_type=3,
+        entity_metadata={"location": "Kitchen"},
+    )
+
+
 async def test_colleagues_vote_and_the_moved_clock_ends_the_poll(sandbox: Sandbox) -> None:
     fake = sandbox.page.fake
     ana, bob = sandbox.user("Ana"), sandbox.user("Bob")
@@ -119,7 +134,6 @@ async def test_colleagues_vote_and_the_moved_clock_ends_the_poll(sandbox: Sandbo
 async def test_colleagues_mark_themselves_interested(sandbox: Sandbox) -> None:
     fake = sandbox.page.fake
     ana, bob = sandbox.user("Ana"), sandbox.user("Bob")
-    start = fake.clock.now() + timedelta(days=2)
     connect = sandbox.http.ws_connect
     async with (
         connect(f"{sandbox.url}/ws?user={ana}") as ana_ws,
@@ -127,15 +141,7 @@ async def test_colleagues_mark_themselves_interested(sandbox: Sandbox) -> None:
     ):
         await frames_until(ana_ws, lambda f: f["t"] == "events")
         await frames_until(bob_ws, lambda f: f["t"] == "events")
-        event = await fake.create_event_by_hand(
-            fake.users[int(ana)],  # the owner may create events
-            fake.office,
-            name="Game night",
-            scheduled_start_time=start,
-            scheduled_end_time=start + timedelta(hours=3),
-            entity_type=3,
-            entity_metadata={"location": "Kitchen"},
-        )
+        event = await kitchen_night(fake, ana)
         seen = await frames_until(
             bob_ws, lambda f: f["t"] == "events" and "Game night" in f["html"]
         )
@@ -161,16 +167,7 @@ async def test_polls_and_events_survive_a_restart(sandbox_db: Path) -> None:
         poll = fake._new_message(fake.general(), fake.bot_user, {"poll": POLL})
         await fake._announce_create(poll)
         await box.act(ana, "vote", message=str(poll.id), answer=1)
-        start = fake.clock.now() + timedelta(days=1)
-        event = await fake.create_event_by_hand(
-            fake.users[int(ana)],
-            fake.office,
-            name="Night",
-            scheduled_start_time=start,
-            scheduled_end_time=start + timedelta(hours=2),
-            entity_type=3,
-            entity_metadata={"location": "Here"},
-        )
+        event = await kitchen_night(fake, ana, "Night")
         await box.act(ana, "interest", event=str(event.id))
     async with run_sandbox(sandbox_db) as box:
         fake = box.page.fake
