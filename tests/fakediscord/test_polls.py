@@ -13,6 +13,7 @@ from typing import Any
 
 import aiohttp
 import discord
+import discord.ext.commands
 import pytest
 
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
@@ -328,3 +329,34 @@ async def test_expire_and_voters_refusals(
     status, ended = await api.call("POST", f"/polls/{made['id']}/expire")
     assert status == 200 and ended["poll"]["results"]["is_finalized"] is True
     assert ended["poll"]["results"]["answer_counts"] == [{"id": 3, "count": 1, "me_voted": False}]
+
+
+async def test_a_poll_answers_a_slash_command_and_a_deferred_one(fake_discord: FakeDiscord) -> None:
+    """An interaction's response and a deferral's follow-up may carry a poll, as on Discord."""
+    w = world(fake_discord)
+    intents = discord.Intents.none()
+    intents.guilds = True
+    bot = discord.ext.commands.Bot(command_prefix="!", intents=intents)
+
+    @bot.tree.command(description="Ask")
+    async def ask(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(poll=evening_poll())
+
+    @bot.tree.command(description="Ask later")
+    async def later(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(poll=evening_poll(hours=1))
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    async with fake_discord.run_client(bot):
+        result = await fake_discord.slash(w.ana, w.channel, "ask")
+        assert result.response is not None and result.response.poll is not None
+        assert result.response.poll.question == "Which evening?"
+        deferred = await fake_discord.slash(w.ana, w.channel, "later")
+        assert deferred.response is not None and deferred.response.poll is not None
+        assert await fake_discord.vote(w.ben, deferred.response, "Friday") == [3]
+        await fake_discord.advance_clock(3600)
+        assert deferred.response.poll.finalized and not result.response.poll.finalized

@@ -175,6 +175,12 @@ async def test_discord_py_creates_edits_and_deletes_an_event(fake_discord: FakeD
             location="Room 2",
             privacy_level=discord.PrivacyLevel.guild_only,
         )
+        _guild, third = await bots_event(client, w, name="Called off")
+        cancelled = await third.cancel()
+        assert cancelled.status is discord.EventStatus.cancelled
+        with pytest.raises(discord.HTTPException) as finished:  # discord.py checks no status
+            await cancelled.edit(status=discord.EventStatus.active)
+        assert finished.value.code == 180000
         await second.delete()
         await wait_seen(fake_discord, seen, "delete")
         assert second.id not in fake_discord.scheduled_events
