@@ -191,3 +191,32 @@ def test_one_game_tables_are_contiguous_in_rating(ratings: list[float]) -> None:
     tables = seat(people, GAMES).tables
     for stronger, weaker in itertools.pairwise(tables):
         assert min(p.rating for p in stronger.players) >= max(p.rating for p in weaker.players)
+
+
+def test_a_night_of_23_with_two_latecomers_and_a_leaver() -> None:
+    """Mixed wishes (five only Spit, eight any, the rest one or two games), then two
+    latecomers and one leaver: every table within its counts, nobody twice, every wish kept;
+    the same again with the same seed."""
+    wishes: list[set[str] | None] = (
+        [{"spit"}] * 5
+        + [None] * 8
+        + [{"papayoo"}] * 4
+        + [{"speahx"}] * 3
+        + [{"papayoo", "speahx"}] * 3
+    )
+    people = [person(100 + i, w, rating=10 + (i * 37) % 30) for i, w in enumerate(wishes)]
+    assert len(people) == 23
+    seating = seat(people, GAMES, seed=7)
+    check(seating, people, computers=False)
+    assert seating.waiting == ()
+    assert seat(people, GAMES, seed=7) == seating
+    late = [person(200, {"spit"}, 20), person(201, None, 35)]
+    for newcomer in late:
+        seating = place_latecomer(seating, newcomer, GAMES, seed=7).seating
+    check(seating, people + late, computers=False, at_start=False)
+    leaver = people[0].user_id
+    seating = without(seating, leaver)
+    assert leaver not in seating.seated() and leaver not in seating.waiting_ids()
+    assert sorted(seating.seated() + seating.waiting_ids()) == sorted(
+        p.user_id for p in people + late if p.user_id != leaver
+    )
