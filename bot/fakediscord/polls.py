@@ -341,8 +341,11 @@ class PollsMixin:
 
     async def end_poll(self, message: FakeMessage) -> FakeMessage:
         """Finalise the poll's results (MESSAGE_UPDATE) and post Discord's results message
-        (type 46) in its channel; returns the results message."""
-        poll: FakePoll = message.poll
+        (type 46) in its channel; returns the results message. A poll ends once
+        (ValueError for an ended one)."""
+        poll: FakePoll | None = message.poll
+        if poll is None or poll.finalized:
+            raise ValueError(f"{message!r} has no poll, or its poll has ended")
         poll.finalized = True
         poll.expiry = min(poll.expiry, self.now())
         self._message_changed(message)

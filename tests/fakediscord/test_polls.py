@@ -182,6 +182,8 @@ async def test_a_tie_has_no_victor(fake_discord: FakeDiscord) -> None:
         result = await fake_discord.end_poll(fake_msg)
         names = [f["name"] for f in result.embeds[0]["fields"]]
         assert names == ["poll_question_text", "total_votes"]
+        with pytest.raises(ValueError, match="ended"):
+            await fake_discord.end_poll(fake_msg)
 
 
 async def test_without_the_polls_intent_no_vote_reaches_the_bot(fake_discord: FakeDiscord) -> None:
