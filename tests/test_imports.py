@@ -2,6 +2,7 @@
 
 - the engine imports nothing else of the project (``bot.engine`` only);
 - computer players (``bot.ai``) import only the engine and themselves;
+- a game night's rules (``bot.nights``) import only the engine and themselves;
 - storage and the runtime (``bot``) never import a cog;
 - a cog never imports another cog.
 """
@@ -65,6 +66,15 @@ def test_the_engine_imports_only_itself(path: Path) -> None:
 def test_computer_players_import_only_the_engine() -> None:
     for path in sources("bot/ai"):
         bad = sorted(n for n in imports(path) if not (under(n, "bot.engine") or under(n, "bot.ai")))
+        assert bad == [], f"{path.name} imports {bad}"
+
+
+def test_a_nights_rules_import_only_the_engine() -> None:
+    assert sources("bot/nights")
+    for path in sources("bot/nights"):
+        bad = sorted(
+            n for n in imports(path) if not (under(n, "bot.engine") or under(n, "bot.nights"))
+        )
         assert bad == [], f"{path.name} imports {bad}"
 
 

@@ -219,15 +219,6 @@ class FakeDiscord(UserCommandsMixin, UserActionsMixin, FakeDiscordServer):
 
     # ------------------------------------------------------------------ threads, permissions
 
-    async def advance_clock(self, seconds: float) -> list[FakeChannel]:
-        """Move the fake's wall clock (message times, thread activity) forward; the
-        threads idle for their ``auto_archive_duration`` archive (THREAD_UPDATE). Returns
-        them. The REST clock (rate limits) and the bot's own clock are not moved."""
-        if seconds < 0:
-            raise ValueError("the clock only moves forward")
-        self.clock_offset += seconds
-        return await self.sweep_threads()
-
     async def start_thread(
         self,
         user: FakeUser,

@@ -74,6 +74,10 @@ class MessagesMixin:
 
         def _message_payload(self, request: web.Request) -> dict[str, Any]: ...
 
+        def _new_poll(self, data: dict[str, Any]) -> Any: ...
+
+        def _check_can_poll(self, channel: FakeChannel, payload: dict[str, Any]) -> None: ...
+
         def _check_message(
             self, payload: dict[str, Any], *, creating: bool, has_files: bool
         ) -> tuple[int, dict[str, Any]] | None: ...
@@ -121,6 +125,8 @@ class MessagesMixin:
             **extra,
         )
         msg.created_at = self.discord_now()
+        if payload.get("poll") is not None:
+            msg.poll = self._new_poll(payload["poll"])
         self.messages[msg.id] = msg
         self._parse_mentions(msg)
         self._notify(msg, payload)
@@ -180,6 +186,8 @@ class MessagesMixin:
             changeable = (1 << 2) | IS_COMPONENTS_V2
             msg.flags = (msg.flags & ~changeable) | (int(payload["flags"]) & changeable)
         msg.flags &= ~LOADING
+        if payload.get("poll") is not None and msg.poll is None:  # a deferral's follow-up
+            msg.poll = self._new_poll(payload["poll"])
         self._parse_mentions(msg)
         msg.edited_at = self.discord_now()
         msg.edited_mono = time.monotonic()
@@ -262,6 +270,7 @@ class MessagesMixin:
             unarchive = self._check_thread_send(channel)
         else:
             self._check_can_send(channel)
+        self._check_can_poll(channel, payload)
         if int(payload.get("flags") or 0) & EPHEMERAL:
             raise ApiError.form(
                 "flags",

@@ -47,6 +47,7 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+SEND_POLLS = 1 << 49
 ALL_PERMISSIONS = (1 << 51) - 1
 
 #: What @everyone may do in a freshly made guild of the fake: enough to read,
@@ -63,6 +64,7 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | SEND_MESSAGES_IN_THREADS
     | CREATE_PUBLIC_THREADS
     | CREATE_PRIVATE_THREADS
+    | SEND_POLLS
 )
 
 
@@ -394,6 +396,8 @@ class FakeGuild:
     members: dict[int, FakeMember] = field(default_factory=dict)
     #: Threads of the guild's channels, deleted ones too (``deleted``), oldest first.
     threads: list[FakeChannel] = field(default_factory=list)
+    #: Its scheduled events not yet ended (``events.FakeScheduledEvent``), by id.
+    scheduled_events: dict[int, Any] = field(default_factory=dict)
 
     @property
     def everyone(self) -> FakeRole:
@@ -448,7 +452,7 @@ class FakeGuild:
                 "voice_states": [],
                 "presences": [],
                 "stage_instances": [],
-                "guild_scheduled_events": [],
+                "guild_scheduled_events": [e.to_json() for e in self.scheduled_events.values()],
                 "soundboard_sounds": [],
             }
         )
@@ -502,6 +506,8 @@ class FakeMessage:
     history: list[MessageVersion] = field(default_factory=list)
     #: The thread started from this message (its id is the message's).
     thread: FakeChannel | None = None
+    #: Its poll (``polls.FakePoll``), if it was sent with one.
+    poll: Any = None
 
     @property
     def ephemeral(self) -> bool:
@@ -569,6 +575,8 @@ class FakeMessage:
             data["message_reference"] = self.message_reference
         if self.thread is not None and not self.thread.deleted:
             data["thread"] = self.thread.to_json()
+        if self.poll is not None:
+            data["poll"] = self.poll.to_json()
         if self.interaction is not None:
             inter = self.interaction
             data["interaction_metadata"] = {

@@ -8,8 +8,9 @@ This module keeps the lifecycle, the rate limits and outages, the HTTP plumbing
 (middleware, routes) and the lookups; the handlers are mixins composed here:
 `gateway.py` (gateway, sessions), `application.py` (users, application commands,
 application emojis), `interactions.py` (callbacks, webhooks, late interactions),
-`messages.py` (messages, channels, guilds) and `threads.py` (threads, their members,
-archiving). `api.py` has what they share.
+`messages.py` (messages, channels, guilds), `threads.py` (threads, their members,
+archiving), `events.py` (guild scheduled events), `polls.py` (polls, votes, results) and
+`wallclock.py` (the fake's time of day, what falls due). `api.py` has what they share.
 The names those modules took from here (``ApiError``, ``OP_*``, ``INTENT_*``, ...) stay
 importable from here.
 """
@@ -32,6 +33,7 @@ from aiohttp import web
 
 from .api import API, FILES, PAYLOAD, ApiError, json_response, no_content
 from .application import ApplicationMixin
+from .events import EventsMixin, FakeScheduledEvent
 from .gateway import INTENT_DIRECT_MESSAGES as INTENT_DIRECT_MESSAGES
 from .gateway import INTENT_GUILD_MEMBERS as INTENT_GUILD_MEMBERS
 from .gateway import INTENT_GUILD_MESSAGES as INTENT_GUILD_MESSAGES
@@ -64,13 +66,22 @@ from .models import (
     RecordedCall,
     SnowflakeFactory,
 )
+from .polls import PollsMixin
 from .ratelimits import Limits, RateLimiter, RateLimitHit, RestClock, Scope
 from .threads import ThreadsMixin
 from .validation import check_files
+from .wallclock import WallClockMixin
 
 
 class FakeDiscordServer(
-    GatewayMixin, ApplicationMixin, InteractionsMixin, MessagesMixin, ThreadsMixin
+    GatewayMixin,
+    ApplicationMixin,
+    InteractionsMixin,
+    MessagesMixin,
+    ThreadsMixin,
+    EventsMixin,
+    PollsMixin,
+    WallClockMixin,
 ):
     """State and HTTP/websocket handling of the fake Discord."""
 
@@ -138,6 +149,8 @@ class FakeDiscordServer(
         self.guild_commands: dict[int, dict[tuple[str, int], dict[str, Any]]] = {}
         #: The application's own emojis (``/applications/{id}/emojis``), by id.
         self.application_emojis: dict[int, FakeEmoji] = {}
+        #: Every guild scheduled event (events.py), ended ones too, by id.
+        self.scheduled_events: dict[int, FakeScheduledEvent] = {}
 
         self.attachment_data: dict[int, bytes] = {}
         self.calls: list[RecordedCall] = []
@@ -535,6 +548,8 @@ class FakeDiscordServer(
         r.add_get(guild + "/roles", self._get_guild_roles)
         r.add_get(guild + "/members", self._get_guild_members)
         r.add_get(guild + "/members/{user_id}", self._get_guild_member)
+        self._add_event_routes(app, API)
+        self._add_poll_routes(app, API)
         r.add_get("/attachments/{attachment_id:\\d+}/{filename}", self._get_attachment)
         r.add_route("*", "/{tail:.*}", self._unhandled)
 

@@ -5,7 +5,7 @@ id is the message's) or 12 (private, started without one) under a text channel. 
 own channel id, so its own per-channel rate-limit buckets; its members; its
 ``thread_metadata`` (archived, locked, auto-archive duration and archive timestamp). Threads
 archive themselves after ``auto_archive_duration`` minutes without activity (a message,
-unarchiving, a new duration) on the fake's wall clock (:meth:`ThreadsMixin.discord_now`).
+unarchiving, a new duration) on the fake's wall clock (``discord_now``, wallclock.py).
 
 What Discord refuses, the fake refuses the same way:
 
@@ -24,7 +24,6 @@ What Discord refuses, the fake refuses the same way:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any
@@ -76,8 +75,6 @@ class ThreadsMixin:
     channels: dict[int, FakeChannel]
     messages: dict[int, FakeMessage]
     sessions: list[GatewaySession]
-    #: Seconds added to the real time to make the fake's wall clock (``advance_clock``).
-    clock_offset: float = 0.0
     #: Whether a message whose thread was deleted may start one again (Discord's docs do not
     #: say; False answers 160004 as if the deleted thread were still there).
     thread_again_after_delete: bool = True
@@ -105,23 +102,7 @@ class ThreadsMixin:
 
         async def _announce_update(self, msg: FakeMessage) -> None: ...
 
-    # ------------------------------------------------------------------ time
-
-    #: A clock (anything with ``now()`` giving an aware datetime, as ``bot.clock``'s) the
-    #: fake's wall clock follows instead of the real time (``follow_clock``).
-    wall_clock: Any = None
-
-    def discord_now(self) -> float:
-        """Discord's wall clock (epoch seconds): message times, thread activity and archiving.
-        The real time (or the clock given to ``follow_clock``) plus ``clock_offset``; the
-        sandbox follows its own clock."""
-        base = time.time() if self.wall_clock is None else self.wall_clock.now().timestamp()
-        return base + self.clock_offset
-
-    def follow_clock(self, clock: Any) -> None:
-        """Make the fake's wall clock the bot's (a test's ``FakeClock``): moving it moves
-        Discord's time too, and idle threads archive at the next request or user action."""
-        self.wall_clock = clock
+        def discord_now(self) -> float: ...
 
     async def sweep_threads(self) -> list[FakeChannel]:
         """Archive the threads idle for their ``auto_archive_duration`` (THREAD_UPDATE each),

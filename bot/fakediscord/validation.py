@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime as dt
 import re
 from collections.abc import Collection
 from typing import Any
@@ -454,6 +455,17 @@ def check_message(
     _max_len(errs, "content", content, 2000)
     _check_embeds(errs, embeds)
     _check_components(errs, components, v2, emoji_ids)
+    if payload.get("poll") is not None:
+        if not creating:
+            errs.add("poll", "POLL_CANNOT_BE_EDITED", "A message's poll cannot be edited")
+        elif v2:
+            errs.add(
+                "poll",
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "The 'poll' field cannot be used when using IS_COMPONENTS_V2",
+            )
+        else:
+            check_poll(errs, payload["poll"], emoji_ids)
     if errs:
         code, message = INVALID_FORM_BODY
         return 400, {"code": code, "message": message, "errors": errs.errors}
@@ -599,6 +611,321 @@ def check_application_emoji(
     if creating and count >= MAX_APPLICATION_EMOJIS:
         code, message = MAX_EMOJIS
         return 400, {"code": code, "message": message}
+    return None
+
+
+# -- polls ---------------------------------------------------------------------------------
+
+POLL_QUESTION_MAX = 300
+POLL_ANSWER_MAX = 55
+POLL_ANSWERS_MAX = 10
+POLL_HOURS_MAX = 768
+"""32 days: the longest a poll may last (``duration``, in hours)."""
+POLL_HOURS_DEFAULT = 24
+
+
+def _required(errs: FormErrors, path: str) -> None:
+    errs.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+
+
+def _text(errs: FormErrors, path: str, value: object, limit: int, *, required: bool) -> None:
+    """A string of 1..limit characters (``None`` allowed unless required)."""
+    if value is None:
+        if required:
+            _required(errs, path)
+        return
+    if not isinstance(value, str):
+        errs.add(path, "STRING_TYPE_CONVERT", "Could not interpret the value as string.")
+    elif not value:
+        errs.add(path, "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+    else:
+        _max_len(errs, path, value, limit)
+
+
+def _whole_number(value: object) -> int | None:
+    """An int, or a float with no fraction (discord.py sends a poll's hours as 24.0)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def check_poll(errs: FormErrors, poll: object, emoji_ids: Collection[int] | None = None) -> None:
+    """A message's ``poll`` as Discord checks it: a question of 1-300 characters (text only),
+    1-10 answers of 1-55 characters (an emoji each at most), 1-768 hours, layout 1."""
+    if not isinstance(poll, dict):
+        errs.add("poll", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    question = poll.get("question")
+    if not isinstance(question, dict):
+        _required(errs, "poll.question.text")
+    else:
+        _text(errs, "poll.question.text", question.get("text"), POLL_QUESTION_MAX, required=True)
+    answers = poll.get("answers")
+    if not isinstance(answers, list) or not answers:
+        errs.add("poll.answers", "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+        answers = answers if isinstance(answers, list) else []
+    if len(answers) > POLL_ANSWERS_MAX:
+        errs.add("poll.answers", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+    for i, answer in enumerate(answers):
+        base = f"poll.answers.{i}.poll_media"
+        media = answer.get("poll_media") if isinstance(answer, dict) else None
+        if not isinstance(media, dict):
+            _required(errs, base)
+            continue
+        _text(errs, f"{base}.text", media.get("text"), POLL_ANSWER_MAX, required=True)
+        if media.get("emoji") is not None and emoji_problem(media["emoji"], emoji_ids):
+            errs.add(f"{base}.emoji", "POLL_INVALID_EMOJI", "Invalid emoji")
+    duration = poll.get("duration")
+    if duration is not None:
+        hours = _whole_number(duration)
+        if hours is None:
+            errs.add("poll.duration", "NUMBER_TYPE_COERCE", f'Value "{duration}" is not int.')
+        elif not 1 <= hours <= POLL_HOURS_MAX:
+            errs.add(
+                "poll.duration",
+                "NUMBER_TYPE_MAX" if hours > POLL_HOURS_MAX else "NUMBER_TYPE_MIN",
+                f"int value should be between 1 and {POLL_HOURS_MAX}.",
+            )
+    multi = poll.get("allow_multiselect")
+    if multi is not None and not isinstance(multi, bool):
+        errs.add("poll.allow_multiselect", "BOOLEAN_TYPE_CONVERT", "Must be either true or false.")
+    layout = poll.get("layout_type")
+    if layout is not None and layout != 1:
+        errs.add(
+            "poll.layout_type", "ENUM_TYPE_COERCE", f'Value "{layout}" is not a valid enum value.'
+        )
+
+
+# -- guild scheduled events ----------------------------------------------------------------
+
+EVENT_NAME_MAX = 100
+EVENT_DESCRIPTION_MAX = 1000
+EVENT_LOCATION_MAX = 100
+STAGE_INSTANCE, VOICE, EXTERNAL = 1, 2, 3
+SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
+STATUS_CHANGES = {SCHEDULED: {ACTIVE, CANCELED}, ACTIVE: {COMPLETED}}
+"""The status changes Discord allows; COMPLETED and CANCELED are final."""
+YEARLY, MONTHLY, WEEKLY, DAILY = 0, 1, 2, 3
+DAILY_WEEKDAY_SETS = (
+    frozenset({0, 1, 2, 3, 4}),  # Monday to Friday
+    frozenset({1, 2, 3, 4, 5}),  # Tuesday to Saturday
+    frozenset({6, 0, 1, 2, 3}),  # Sunday to Thursday
+    frozenset({4, 5}),  # Friday and Saturday
+    frozenset({5, 6}),  # Saturday and Sunday
+)
+"""The only weekday sets a DAILY recurrence may name."""
+
+
+def parse_time(value: object) -> float | None:
+    """An ISO 8601 date-time as epoch seconds (a naive one is UTC), or None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment.timestamp()
+
+
+def _time(errs: FormErrors, path: str, value: object) -> float | None:
+    moment = parse_time(value)
+    if moment is None:
+        errs.add(path, "DATE_TIME_TYPE_PARSE", f"Could not parse {value!r}. Should be ISO8601.")
+    return moment
+
+
+def _check_recurrence(errs: FormErrors, rule: object) -> None:
+    """Discord's recurrence rule and the limits it puts on one (its "system limitations")."""
+    base = "recurrence_rule"
+    if not isinstance(rule, dict):
+        errs.add(base, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    if rule.get("start") is None:
+        _required(errs, f"{base}.start")
+    else:
+        _time(errs, f"{base}.start", rule["start"])
+    frequency = rule.get("frequency")
+    if frequency is None:
+        _required(errs, f"{base}.frequency")
+        return
+    if frequency not in (YEARLY, MONTHLY, WEEKLY, DAILY):
+        errs.add(
+            f"{base}.frequency",
+            "ENUM_TYPE_COERCE",
+            f'Value "{frequency}" is not a valid enum value.',
+        )
+        return
+    for key in ("count", "end", "by_year_day"):
+        if rule.get(key) is not None:
+            errs.add(
+                f"{base}.{key}",
+                "GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID",
+                "This field is set by Discord",
+            )
+    interval = rule.get("interval")
+    if interval is not None and not (interval == 1 or (frequency == WEEKLY and interval == 2)):
+        errs.add(
+            f"{base}.interval",
+            "GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID",
+            "Only a WEEKLY rule may have an interval, of 1 or 2",
+        )
+    weekdays = rule.get("by_weekday")
+    if weekdays is not None:
+        days = set(weekdays) if isinstance(weekdays, list) else None
+        if days is None or not days <= set(range(7)) or len(days) != len(weekdays):
+            errs.add(
+                f"{base}.by_weekday",
+                "ENUM_TYPE_COERCE",
+                "Weekdays are 0 (Monday) to 6 (Sunday), once each",
+            )
+        elif frequency == WEEKLY and len(days) != 1:
+            errs.add(
+                f"{base}.by_weekday",
+                "GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID",
+                "A WEEKLY rule names one weekday",
+            )
+        elif frequency == DAILY and frozenset(days) not in DAILY_WEEKDAY_SETS:
+            errs.add(
+                f"{base}.by_weekday",
+                "GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID",
+                "Not a weekday set a DAILY rule may use",
+            )
+        elif frequency not in (WEEKLY, DAILY):
+            errs.add(
+                f"{base}.by_weekday",
+                "GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID",
+                "Only a DAILY or WEEKLY rule names weekdays",
+            )
+    nth = rule.get("by_n_weekday")
+    if nth is not None and (frequency != MONTHLY or not isinstance(nth, list) or len(nth) != 1):
+        errs.add(
+            f"{base}.by_n_weekday",
+            "GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID",
+            "Only a MONTHLY rule, with one entry",
+        )
+    months, month_days = rule.get("by_month"), rule.get("by_month_day")
+    if (months is not None or month_days is not None) and (
+        frequency != YEARLY
+        or not isinstance(months, list)
+        or not isinstance(month_days, list)
+        or len(months) != 1
+        or len(month_days) != 1
+    ):
+        errs.add(
+            f"{base}.by_month",
+            "GUILD_SCHEDULED_EVENT_RECURRENCE_RULE_INVALID",
+            "Only a YEARLY rule, with one month and one day together",
+        )
+
+
+def check_scheduled_event(
+    payload: object,
+    *,
+    now: float,
+    current: dict[str, Any] | None = None,
+    channel_types: dict[int, int] | None = None,
+) -> tuple[int, dict[str, Any]] | None:
+    """None if Discord takes this create (``current`` None) or modify body of a guild scheduled
+    event, else (status, error JSON). ``current``: the event's fields now (its JSON), which a
+    modify keeps where the body says nothing; ``channel_types``: the guild's channels' types
+    (a stage event needs a stage channel, 13; a voice event a voice channel, 2)."""
+    errs = FormErrors()
+    if not isinstance(payload, dict):
+        errs.add("_root", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        code, message = INVALID_FORM_BODY
+        return 400, {"code": code, "message": message, "errors": errs.errors}
+    creating = current is None
+    merged: dict[str, Any] = dict(current or {})
+    merged.update(payload)
+    if creating:
+        for key in ("name", "privacy_level", "scheduled_start_time", "entity_type"):
+            if payload.get(key) is None:
+                _required(errs, key)
+    if "name" in payload or creating:
+        _text(errs, "name", payload.get("name"), EVENT_NAME_MAX, required=creating)
+    if "description" in payload:
+        _text(
+            errs, "description", payload.get("description"), EVENT_DESCRIPTION_MAX, required=False
+        )
+    privacy = payload.get("privacy_level")
+    if privacy is not None and privacy != 2:
+        errs.add(
+            "privacy_level", "ENUM_TYPE_COERCE", f'Value "{privacy}" is not a valid enum value.'
+        )
+    entity_type = merged.get("entity_type")
+    if entity_type is not None and entity_type not in (STAGE_INSTANCE, VOICE, EXTERNAL):
+        errs.add(
+            "entity_type", "ENUM_TYPE_COERCE", f'Value "{entity_type}" is not a valid enum value.'
+        )
+        entity_type = None
+    start = end = None
+    if merged.get("scheduled_start_time") is not None:
+        start = _time(errs, "scheduled_start_time", merged["scheduled_start_time"])
+    if merged.get("scheduled_end_time") is not None:
+        end = _time(errs, "scheduled_end_time", merged["scheduled_end_time"])
+    status = (current or {}).get("status", SCHEDULED)
+    moved = "scheduled_start_time" in payload
+    if start is not None and (creating or (moved and status == SCHEDULED)) and start < now:
+        errs.add(
+            "scheduled_start_time",
+            "GUILD_SCHEDULED_EVENT_SCHEDULE_PAST",
+            "Cannot schedule event in the past.",
+        )
+    if start is not None and end is not None and end <= start:
+        errs.add(
+            "scheduled_end_time",
+            "GUILD_SCHEDULED_EVENT_END_BEFORE_START",
+            "Cannot schedule event to end before starting.",
+        )
+    if entity_type == EXTERNAL:
+        if merged.get("scheduled_end_time") is None:
+            _required(errs, "scheduled_end_time")
+        location = (merged.get("entity_metadata") or {}).get("location")
+        _text(errs, "entity_metadata.location", location, EVENT_LOCATION_MAX, required=True)
+        if payload.get("channel_id") is not None:
+            errs.add(
+                "channel_id",
+                "GUILD_SCHEDULED_EVENT_CHANNEL_NOT_NULL",
+                "An external event has no channel",
+            )
+    elif entity_type in (STAGE_INSTANCE, VOICE):
+        wanted = 13 if entity_type == STAGE_INSTANCE else 2
+        channel = merged.get("channel_id")
+        if channel is None:
+            _required(errs, "channel_id")
+        elif channel_types is not None and channel_types.get(int(channel)) != wanted:
+            kind = "stage" if wanted == 13 else "voice"
+            errs.add(
+                "channel_id",
+                "CHANNEL_TYPE_INVALID",
+                f"The event's channel must be a {kind} channel",
+            )
+    if payload.get("recurrence_rule") is not None:
+        _check_recurrence(errs, payload["recurrence_rule"])
+    new_status = payload.get("status")
+    if new_status is not None:
+        if creating:
+            pass  # a new event is SCHEDULED whatever the body says
+        elif new_status not in (SCHEDULED, ACTIVE, COMPLETED, CANCELED):
+            errs.add(
+                "status", "ENUM_TYPE_COERCE", f'Value "{new_status}" is not a valid enum value.'
+            )
+        elif new_status != status and new_status not in STATUS_CHANGES.get(status, set()):
+            errs.add(
+                "status",
+                "GUILD_SCHEDULED_EVENT_INVALID_STATUS_TRANSITION",
+                "Invalid status transition",
+            )
+    if errs:
+        errors = errs.errors.pop("_root", {}) | errs.errors
+        code, message = INVALID_FORM_BODY
+        return 400, {"code": code, "message": message, "errors": errors}
     return None
 
 

@@ -33,6 +33,7 @@ from bot.settings import Settings
 
 if TYPE_CHECKING:
     from bot.sandbox.page import SandboxPage
+    from bot.sandbox.world import SandboxDiscord
 
 __all__ = ["DEFAULT_DATABASE", "DEFAULT_PORT", "main", "parser", "serve"]
 
@@ -175,7 +176,7 @@ async def serve(
         runner = web.AppRunner(page.app(), handle_signals=False, access_log=None)
         await runner.setup()
         await web.SockSite(runner, sock).start()
-        ticker = asyncio.create_task(_tick(bot), name="sandbox-timers")
+        ticker = asyncio.create_task(_tick(bot, fake), name="sandbox-timers")
         if settings.card_emojis:
             emojis = asyncio.create_task(_keep_emojis(bot, page), name="sandbox-emojis")
         shown = f"[{host}]" if ":" in host else host
@@ -246,11 +247,12 @@ async def _keep_emojis(bot: object, page: SandboxPage) -> None:
     await page.save_emojis()
 
 
-async def _tick(bot: object) -> None:
+async def _tick(bot: object, fake: SandboxDiscord) -> None:
     timers = bot.timers  # type: ignore[attr-defined]
     while True:
         await asyncio.sleep(TICK_SECONDS)
         try:
+            await fake.run_due()  # polls that ended, events that are over, idle threads
             await timers.run_due()
         except Exception:
             log.exception("sandbox: running due timers failed")

@@ -47,7 +47,7 @@ from bot.fakediscord.models import PRIVATE_THREAD, FakeChannel, FakeMessage, Fak
 from bot.i18n import has_key, t
 from bot.sandbox.commands import CommandRefused, command_menu, find_leaf, parse_options
 from bot.sandbox.office import DayPlayer, PlayRefused
-from bot.sandbox.render import RenderContext, render_message, render_modal
+from bot.sandbox.render import RenderContext, render_events, render_message, render_modal
 from bot.sandbox.world import SandboxClock, SandboxDiscord, WorldStore
 from bot.spaye_settings import spaye_settings
 
@@ -258,6 +258,7 @@ class SandboxPage:
         self._play_shown = 0.0
         fake.on_change = self.on_change
         fake.on_threads = self.on_threads
+        fake.on_events = self.on_events
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=1024 * 1024, middlewares=[guard(self.hosts)])
@@ -422,13 +423,41 @@ class SandboxPage:
         return [m for msgs in per_channel.values() for m in msgs[-HISTORY:]]
 
     def _msg_frame(self, msg: FakeMessage, ctx: RenderContext) -> dict[str, Any]:
+        data = msg.to_json()
+        if msg.poll is not None:  # "your vote", as the viewer's own client shows it
+            data["poll"] = msg.poll.to_json(viewer=ctx.viewer)
         return {
             "t": "msg",
             "channel": str(msg.channel.id),
             "id": str(msg.id),
-            "html": render_message(msg.to_json(), ctx),
+            "html": render_message(data, ctx),
             "loading": msg.loading,
         }
+
+    def _events_frame(self, user: FakeUser) -> dict[str, Any]:
+        """The server's scheduled events not yet over, soonest first, as ``user`` sees them."""
+        events = sorted(
+            self.fake.office.scheduled_events.values(),
+            key=lambda e: (e.scheduled_start_time, e.id),
+        )
+        mine = {e.id for e in events if user.id in e.interested}
+        shown = [e.to_json(with_user_count=True) for e in events]
+        return {"t": "events", "html": render_events(shown, mine)}
+
+    def on_events(self) -> None:
+        """A scheduled event or its interested list changed: every view redraws its list, and
+        the world is saved."""
+        for user_id, sockets in self.views.items():
+            if sockets:
+                self._spawn(self._send(sockets, self._events_frame(self.fake.users[user_id])))
+        self._spawn(self._save_world())
+
+    async def _save_world(self) -> None:
+        async with self._save_lock:
+            try:
+                await self.store.save_world(self.fake)
+            except Exception:
+                log.exception("sandbox: the world could not be saved")
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         try:
@@ -443,6 +472,7 @@ class SandboxPage:
             ctx = self._context(user)
             frames = [self._msg_frame(m, ctx) for m in self._visible(user)]
             await ws.send_str(json.dumps({"t": "batch", "items": frames}))
+            await ws.send_str(json.dumps(self._events_frame(user)))
             async for msg in ws:
                 if msg.type in (WSMsgType.CLOSE, WSMsgType.ERROR):
                     break
@@ -488,13 +518,6 @@ class SandboxPage:
                 frame = {"t": "channels", "channels": self._channels_json(self.fake.users[user_id])}
                 self._spawn(self._send(sockets, frame))
         self._spawn(self._save_world())
-
-    async def _save_world(self) -> None:
-        async with self._save_lock:
-            try:
-                await self.store.save_world(self.fake)
-            except Exception:
-                log.exception("sandbox: the world could not be saved")
 
     async def _hello(self, user: FakeUser) -> dict[str, Any]:
         guild = self.fake.office
@@ -708,9 +731,45 @@ class SandboxPage:
                 timeout=ANSWER_TIMEOUT,
                 settle=0,
             )
+        elif kind == "vote":
+            return await self._vote(user, body)
+        elif kind == "interest":
+            return await self._interest(user, body)
         else:
             raise Refused(400, f"unknown action {kind!r}")
         return self._answer(user, result)
+
+    async def _vote(self, user: FakeUser, body: dict[str, Any]) -> dict[str, Any]:
+        """The colleague clicks a poll's answer: their vote, or its removal when it was
+        theirs; in a single-choice poll a click on another answer moves the vote there."""
+        msg = self._message(user, body.get("message"))
+        poll = msg.poll
+        if poll is None:
+            raise Refused(400, "that message has no poll")
+        try:
+            answer = poll.answer_id(int(body.get("answer") or 0))
+        except (TypeError, ValueError):
+            raise Refused(400, "that poll has no such answer") from None
+        mine = poll.voted_by(user)
+        if answer in mine:
+            await self.fake.unvote(user, msg, answer)
+        else:
+            if mine and not poll.allow_multiselect:
+                await self.fake.unvote(user, msg)
+            await self.fake.vote(user, msg, answer)
+        return {"ok": True}
+
+    async def _interest(self, user: FakeUser, body: dict[str, Any]) -> dict[str, Any]:
+        """The colleague clicks an event's "Interested": they are, or no longer are."""
+        try:
+            event = self.fake.office.scheduled_events[int(body.get("event") or 0)]
+        except (KeyError, TypeError, ValueError):
+            raise Refused(404, "that event is over or was deleted") from None
+        if user.id in event.interested:
+            await self.fake.mark_not_interested(user, event)
+        else:
+            await self.fake.mark_interested(user, event)
+        return {"ok": True, "interested": user.id in event.interested}
 
     def _answer(self, user: FakeUser, result: InteractionResult) -> dict[str, Any]:
         if not result.answered:
@@ -735,7 +794,7 @@ class SandboxPage:
         except Refused as err:
             return web.json_response({"error": str(err)}, status=err.status)
         moved = self.clock.advance_to(target)
-        await self.fake.sweep_threads()  # threads idle for their auto-archive time archive
+        await self.fake.run_due()  # the polls, events and idle threads the move ended
         await self.store.save_world(self.fake)
         if moved:
             log.info("sandbox clock moved", extra={"by": str(moved), "now": self.clock.now()})

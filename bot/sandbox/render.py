@@ -11,7 +11,9 @@ Interactive elements carry ``data-*`` attributes the page's script acts on:
 - a select: ``<div class="select" data-custom-id data-min data-max>`` holding one input per
   option (``value`` = the option's value, or the id of a user / role / channel);
 - a modal: ``<form class="modal" data-custom-id>`` with named fields;
-- a Unicode emoji: ``<span class="emoji-char" title=":name:">`` (see :func:`mark_emojis`).
+- a Unicode emoji: ``<span class="emoji-char" title=":name:">`` (see :func:`mark_emojis`);
+- a poll's answer: ``data-action="vote" data-answer-id=...`` (absent once the poll ended);
+- a scheduled event's toggle: ``data-action="interest" data-event-id=...``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -32,14 +34,17 @@ __all__ = [
     "mark_emojis",
     "render_components",
     "render_embed",
+    "render_events",
     "render_markdown",
     "render_message",
     "render_modal",
+    "render_poll",
     "render_thread_chip",
 ]
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+POLL_RESULT = 46
 
 BUTTON_STYLES = {1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link", 6: "premium"}
 SELECT_KINDS = {3: "string", 5: "user", 6: "role", 7: "mentionable", 8: "channel"}
@@ -649,7 +654,12 @@ def render_message(message: Mapping[str, Any], ctx: RenderContext) -> str:
     elif message.get("content"):
         body.append(f'<div class="content">{render_markdown(str(message["content"]), ctx)}</div>')
     embeds = list(message.get("embeds") or [])
+    if int(message.get("type") or 0) == POLL_RESULT:
+        body.append(_poll_result(message))
+        embeds = []
     body.extend(render_embed(e, ctx, attachments) for e in embeds)
+    if message.get("poll"):
+        body.append(render_poll(message["poll"], ctx))
     components = list(message.get("components") or [])
     shown = _embed_files(embeds) | _component_files(components)
     body.append(render_attachments(attachments, shown))
@@ -757,3 +767,120 @@ def render_modal(modal: Mapping[str, Any], ctx: RenderContext, interaction_id: i
         '<div class="modal-actions"><button type="button" class="btn btn-link-plain" data-action="cancel">Cancel</button>'
         '<button type="submit" class="btn btn-primary">Submit</button></div></form>'
     )
+
+
+# -- polls and scheduled events -------------------------------------------------------------
+
+
+def _poll_media(media: Mapping[str, Any]) -> str:
+    emoji = media.get("emoji") or {}
+    icon = ""
+    if emoji.get("id"):
+        icon = emoji_img(emoji["id"], str(emoji.get("name") or "emoji"))
+    elif emoji.get("name"):
+        icon = esc(emoji["name"]) + " "
+    return icon + esc(media.get("text") or "")
+
+
+def render_poll(poll: Mapping[str, Any], ctx: RenderContext) -> str:
+    """A message's poll: the question, each answer with its votes (``me_voted``: the viewer's
+    own, marked) as a vote button while it is open, and its end."""
+    results = poll.get("results") or {}
+    ended = bool(results.get("is_finalized"))
+    counts = {int(c["id"]): c for c in results.get("answer_counts") or []}
+    total = sum(int(c.get("count") or 0) for c in counts.values())
+    best = max((int(c.get("count") or 0) for c in counts.values()), default=0)
+    rows = []
+    for answer in poll.get("answers") or []:
+        answer_id = int(answer["answer_id"])
+        entry = counts.get(answer_id, {})
+        votes = int(entry.get("count") or 0)
+        mine = bool(entry.get("me_voted"))
+        share = round(100 * votes / total) if total else 0
+        classes = (
+            ["poll-answer"]
+            + (["mine"] if mine else [])
+            + (["winner"] if ended and votes and votes == best else [])
+        )
+        label = _poll_media(answer.get("poll_media") or {})
+        tail = (
+            f'<span class="poll-count">{votes} · {share}%</span>'
+            f'<span class="poll-bar" style="width:{share}%"></span>'
+        )
+        mark = '<span class="poll-mine" title="Your vote">✓</span>' if mine else ""
+        inner = f'<span class="poll-text">{mark}{label}</span>{tail}'
+        if ended:
+            rows.append(f'<div class="{" ".join(classes)}">{inner}</div>')
+        else:
+            title = "Remove your vote" if mine else "Vote"
+            rows.append(
+                f'<button type="button" class="{" ".join(classes)}" data-action="vote" '
+                f'data-answer-id="{answer_id}" title="{title}">{inner}</button>'
+            )
+    expiry = poll.get("expiry")
+    when = ""
+    if expiry:
+        moment = datetime.fromisoformat(str(expiry))
+        when = _timestamp(int(moment.timestamp()), "R")
+    kind = "Select one or more answers" if poll.get("allow_multiselect") else "Select one answer"
+    state = f"Poll closed {when}" if ended else f"{kind} · ends {when}"
+    question = esc((poll.get("question") or {}).get("text") or "")
+    return (
+        f'<div class="poll{" ended" if ended else ""}"><div class="poll-question">{question}</div>'
+        f'{"".join(rows)}<div class="poll-foot">{total} vote{"" if total == 1 else "s"} · '
+        f"{state}</div></div>"
+    )
+
+
+def _poll_result(message: Mapping[str, Any]) -> str:
+    """Discord's message at a poll's end (type 46): who won, with how many votes."""
+    embed = (message.get("embeds") or [{}])[0]
+    fields = {f.get("name"): f.get("value") for f in embed.get("fields") or []}
+    author = message.get("author") or {}
+    name = author.get("global_name") or author.get("username") or "?"
+    question = esc(fields.get("poll_question_text") or "")
+    if fields.get("victor_answer_text"):
+        outcome = (
+            f"<strong>{esc(fields['victor_answer_text'])}</strong> won with "
+            f"{esc(fields.get('victor_answer_votes') or 0)} of {esc(fields.get('total_votes') or 0)} votes"
+        )
+    else:
+        outcome = f"no single winner ({esc(fields.get('total_votes') or 0)} votes)"
+    return (
+        f'<div class="poll-result">{esc(name)}\'s poll <em>{question}</em> has closed: '
+        f"{outcome}</div>"
+    )
+
+
+EVENT_STATUS = {1: "scheduled", 2: "happening now", 3: "ended", 4: "cancelled"}
+
+
+def render_events(events: Sequence[Mapping[str, Any]], interested: Collection[int]) -> str:
+    """The server's scheduled events (Discord's JSON with ``user_count``) as a short list:
+    name, start (a timestamp), how many are interested, and the viewer's "Interested"
+    toggle; ``interested``: the ids of the events the viewer marked."""
+    if not events:
+        return ""
+    items = []
+    for event in events:
+        event_id = int(event["id"])
+        start = datetime.fromisoformat(str(event["scheduled_start_time"]))
+        mine = event_id in interested
+        status = int(event.get("status") or 1)
+        where = (event.get("entity_metadata") or {}).get("location")
+        place = f' · <span class="event-where">{esc(where)}</span>' if where else ""
+        label = "✓ Interested" if mine else "Interested"
+        toggle = (
+            f'<button type="button" class="btn btn-{"success" if mine else "secondary"} '
+            f'event-toggle" data-action="interest" data-event-id="{event_id}" '
+            f'aria-pressed="{str(mine).lower()}">{label}</button>'
+        )
+        count = int(event.get("user_count") or 0)
+        items.append(
+            f'<li class="event" data-event-id="{event_id}"><span class="event-name">'
+            f'{esc(event.get("name") or "")}</span> <span class="event-when">'
+            f"{_timestamp(int(start.timestamp()), 'F')} ({_timestamp(int(start.timestamp()), 'R')})"
+            f'</span>{place} · <span class="event-count">{count} interested</span>'
+            f' · <span class="event-status">{EVENT_STATUS.get(status, "")}</span> {toggle}</li>'
+        )
+    return f'<div class="events-title">Events</div><ul class="event-list">{"".join(items)}</ul>'

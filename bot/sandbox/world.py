@@ -7,7 +7,8 @@
 - message times follow the sandbox clock (:class:`SandboxClock`), so a day moved forward
   reads as one;
 - the world (the server, its channels, the colleagues, every message and attached file, the
-  application's emojis, the clock's advance) is kept in tables ``sandbox_*`` of the
+  polls' votes, the scheduled events and who is interested, the application's emojis, the
+  clock's advance) is kept in tables ``sandbox_*`` of the
   sandbox's database, next to the bot's own tables, so a restarted sandbox shows the same
   channel with the same ids: old buttons keep working and old messages keep their card
   pictures, as they do for a real bot restarted on Discord.
@@ -30,6 +31,7 @@ from aiohttp import web
 
 from bot.clock import OffsetClock as SandboxClock
 from bot.fakediscord import FakeDiscord
+from bot.fakediscord.events import FakeScheduledEvent
 from bot.fakediscord.models import (
     MANAGE_THREADS,
     PRIVATE_THREAD,
@@ -42,6 +44,7 @@ from bot.fakediscord.models import (
     FakeThreadMember,
     FakeUser,
 )
+from bot.fakediscord.polls import FakePoll
 
 __all__ = ["COLLEAGUES", "SandboxClock", "SandboxDiscord", "WorldStore"]
 
@@ -72,6 +75,8 @@ class SandboxDiscord(FakeDiscord):
         #: deleted or its members changed.
         self.on_threads: Callable[[], None] | None = None
         self._threads_dirty = False
+        #: Called when a scheduled event or its interested list changed.
+        self.on_events: Callable[[], None] | None = None
         self._dirty: dict[int, FakeMessage] = {}
         self._flush_handle: asyncio.Handle | None = None
 
@@ -126,8 +131,28 @@ class SandboxDiscord(FakeDiscord):
                 self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
 
     def discord_now(self) -> float:
-        """Message times and threads' activity follow the sandbox clock."""
+        """Message times, threads' activity, polls and events follow the sandbox clock."""
         return self.clock.now().timestamp()
+
+    def _message_changed(self, msg: FakeMessage) -> None:
+        self._changed(msg)  # a poll's votes or end
+
+    async def _announce_event(self, name: str, event: FakeScheduledEvent) -> None:
+        await super()._announce_event(name, event)
+        self._events_changed()
+
+    async def _announce_event_user(
+        self, name: str, event: FakeScheduledEvent, user: FakeUser
+    ) -> None:
+        await super()._announce_event_user(name, event, user)
+        self._events_changed()
+
+    def _events_changed(self) -> None:
+        if self.on_events is not None:
+            try:
+                self.on_events()
+            except Exception:
+                log.exception("sandbox: a change of events could not be delivered")
 
     def _new_message(
         self, channel: FakeChannel, author: FakeUser, payload: dict[str, Any], **extra: Any
@@ -303,6 +328,7 @@ class SandboxDiscord(FakeDiscord):
                     for m in guild.members.values()
                 ],
             },
+            "scheduled_events": [e.state() for e in self.events_of(guild)],
         }
 
     def load_world(self, data: dict[str, Any]) -> None:
@@ -362,6 +388,12 @@ class SandboxDiscord(FakeDiscord):
             )
         self.guilds[guild.id] = guild
         self.guild = guild
+        for e in data.get("scheduled_events") or []:
+            event = FakeScheduledEvent.from_state(e, guild, self.users)
+            if event is not None:
+                self.scheduled_events[event.id] = event
+                if not event.ended:
+                    guild.scheduled_events[event.id] = event
         self.clock.offset = timedelta(seconds=float(data.get("clock_offset", 0)))
         self.set_up = bool(data.get("set_up", False))
 
@@ -431,6 +463,7 @@ class SandboxDiscord(FakeDiscord):
             "created_at": msg.created_at,
             "edited_at": msg.edited_at,
             "deleted": msg.deleted,
+            "poll": None if msg.poll is None else msg.poll.state(),
             "interaction": None
             if inter is None
             else {
@@ -479,6 +512,8 @@ class SandboxDiscord(FakeDiscord):
             edited_at=m.get("edited_at"),
             deleted=m["deleted"],
         )
+        if m.get("poll"):
+            msg.poll = FakePoll.from_state(m["poll"], self.users)
         self.messages[msg.id] = msg
         self._parse_mentions(msg)
         if not msg.ephemeral and not msg.deleted:
@@ -489,7 +524,13 @@ class SandboxDiscord(FakeDiscord):
 
     def bump_snowflakes(self) -> None:
         """New ids stay above every loaded one."""
-        ids = [*self.messages, *self.users, *self.channels, *self.attachment_data]
+        ids = [
+            *self.messages,
+            *self.users,
+            *self.channels,
+            *self.attachment_data,
+            *self.scheduled_events,
+        ]
         if ids:
             self.snowflake._last = max(self.snowflake._last, *ids)
 

@@ -257,6 +257,7 @@ class View {
     if (frame.t === "batch") return frame.items.forEach((item) => this.apply(item));
     if (frame.t === "clock") return setClock(frame.clock);
     if (frame.t === "play") return showPlay(frame);
+    if (frame.t === "events") return this.showEvents(frame.html);
     if (frame.t === "locale") return this.setLocale(frame.locale, frame.commands);
     if (frame.t === "channels") return this.setChannels(frame.channels);
     if (frame.t === "users") {
@@ -474,6 +475,25 @@ class View {
     setTimeout(() => note.remove(), 5000);
   }
 
+  // The server's scheduled events, as this colleague sees them (their "Interested" toggle).
+  showEvents(html) {
+    const box = this.root.querySelector(".events");
+    box.innerHTML = html;
+    box.hidden = !html;
+    formatTimes(box, this.locale);
+  }
+
+  async vote(button) {
+    const article = button.closest("article.msg");
+    const answer = await this.act({ kind: "vote", message: article.dataset.messageId, answer: button.dataset.answerId }, button);
+    if (answer.error) this.flagMessage(article, answer.error);
+  }
+
+  async interest(button) {
+    const answer = await this.act({ kind: "interest", event: button.dataset.eventId }, button);
+    if (answer.error) button.title = answer.error;
+  }
+
   async click(button) {
     const article = button.closest("article.msg");
     const answer = await this.act({ kind: "click", message: article.dataset.messageId, custom_id: button.dataset.customId }, button);
@@ -680,6 +700,10 @@ class View {
       }
       const button = target.closest("button[data-action=click]");
       if (button && !button.disabled && !button.classList.contains("pending")) return this.click(button);
+      const vote = target.closest("button[data-action=vote]");
+      if (vote && !vote.classList.contains("pending")) return this.vote(vote);
+      const interest = target.closest("button[data-action=interest]");
+      if (interest && !interest.classList.contains("pending")) return this.interest(interest);
       const dismiss = target.closest("[data-action=dismiss]");
       if (dismiss) { dismiss.closest("article.msg").classList.add("dismissed"); return; }
       const head = target.closest(".msg .select .select-placeholder");
