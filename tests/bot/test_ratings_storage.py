@@ -5,9 +5,14 @@ Also run on PostgreSQL (tests/bot/test_postgres.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +24,7 @@ from bot.storage import PlayerResult, Store, StoredGame
 from tests.bot.conftest import CounterGame
 
 GUILD = 5
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class RankedGame(CounterGame):
@@ -335,3 +341,38 @@ async def test_a_new_member_starts_as_a_newcomer(store: Store) -> None:
     await play(store, [[1], [2]])
     rows = {r.user_id: r for r in await store.ratings.board(GUILD, "overall", "2025-Q1")}
     assert rows[1].sigma < SIGMA and rows[1].mu + rows[2].mu == pytest.approx(2 * MU)
+
+
+@pytest.mark.usefixtures("ranked_kind")
+async def test_the_rebuild_command_gives_the_live_ratings_again(
+    store: Store, db_path: Path
+) -> None:
+    for ranking in ([[1], [2], [3]], [[3], [2]], [[2, 3], [1]]):
+        await play(store, ranking)
+    live = await snapshot(store)
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
+    for _ in range(2):
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "ratings", "rebuild"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**environ, "DATABASE_PATH": str(db_path), "PYTHONPATH": str(ROOT)},
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "3 finished games replayed (3 rated) in 1 server(s)" in done.stdout
+        assert await snapshot(store) == live
+    helped = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bot", "ratings", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert helped.returncode == 0 and "rebuild" in helped.stdout
