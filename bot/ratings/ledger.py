@@ -16,6 +16,7 @@ from typing import Final
 from bot.ratings.model import MU, SIGMA, Skill, placements, rate, soften
 
 __all__ = [
+    "AWAY_MOVES",
     "OVERALL",
     "RATED_KINDS",
     "Seat",
@@ -86,6 +87,10 @@ def update(
         for seat, old, skill in zip(seats, before, after, strict=True)
     }
 
+
+AWAY_MOVES: Final = 3
+"""A member the turn timer played for this many times in a row, up to the game's end, left
+the game: they finish last (the game records it in ``meta["away"]``)."""
 
 RATED_KINDS: Final = ("papayoo", "speahx", "spit")
 """The games that are rated (each also counts in :data:`OVERALL`). Späye is not: see the

@@ -191,7 +191,7 @@ async def test_opted_out_members_are_left_out(store: Store) -> None:
 
 @pytest.mark.usefixtures("ranked_kind")
 async def test_a_leaver_finishes_last(store: Store) -> None:
-    stored = await play(store, [[1], [2], [3]], meta={"left": ["1"]})
+    stored = await play(store, [[1], [2], [3]], meta={"away": {"1": 3, "2": 2}})
     points = {
         row["user_id"]: row["place"]
         for row in await store.db.fetchall(
@@ -307,7 +307,7 @@ async def test_rebuild_is_deterministic_and_equals_the_live_ratings(
         ranking = [[p] for p in orders[day % len(orders)]]
         if day % 7 == 3:
             ranking = [[1, 2], [3]]
-        await play(store, ranking, meta={"left": ["3"]} if day == 11 else None)
+        await play(store, ranking, meta={"away": {"3": 4}} if day == 11 else None)
         if day == 15:
             await store.ratings.set_opted_out(GUILD, 4, False)
     await play(store, [[1], [2]], guild=GUILD + 1)
