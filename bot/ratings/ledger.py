@@ -102,10 +102,14 @@ def seats_of(
     excluded: Collection[int] = (),
     leavers: Collection[int] = (),
 ) -> list[Seat]:
-    """The rated seats of a game from its result lines ``(user_id, rank, won)``: members in
-    ``excluded`` are left out (the others keep their order), those in ``leavers`` finish
-    last and do not win. Fewer than two seats left: nothing to rate (``[]``)."""
-    kept = [(user, rank, won) for user, rank, won in results if user not in excluded]
+    """The rated seats of a game from its result lines ``(user_id, rank, won)``, by rank
+    then user id: members in ``excluded`` are left out (the others keep their order), those
+    in ``leavers`` finish last and do not win. Fewer than two seats left: nothing to rate
+    (``[]``)."""
+    kept = sorted(
+        ((user, rank, won) for user, rank, won in results if user not in excluded),
+        key=lambda line: (line[1] is None, line[1] or 0, line[0]),
+    )  # one order whatever the lines' order: the floating-point sums come out the same
     if len(kept) < 2:
         return []
     places = placements({user: rank for user, rank, _ in kept}, set(leavers))
