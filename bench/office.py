@@ -249,7 +249,8 @@ async def store_and_rebuild(
             for row in await store.ratings.board(GUILD, "overall", season, limit=1000)
         }
         ids = [FIRST_ID + k for k in range(len(skills))]
-        tau_live = kendall_tau(skills, [board[p].rating for p in ids])
+        newcomer = Skill().rating
+        tau_live = kendall_tau(skills, [board[p].rating if p in board else newcomer for p in ids])
         walls = []
         same = []
         for _ in range(2):
