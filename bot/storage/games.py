@@ -44,6 +44,7 @@ from typing import Any, TypeAlias
 
 from bot.clock import Clock, from_iso, to_iso
 from bot.engine import Event, Game, IllegalAction, load_game
+from bot.ratings.model import ranks_of
 from bot.storage.db import Database, DatabaseLost, Tx
 from bot.storage.limits import delete_lobby, purge_closed_lobbies
 from bot.storage.models import ActOutcome, GameStatus, PlayerResult, StoredGame
@@ -55,6 +56,7 @@ __all__ = [
     "GameStore",
     "Guard",
     "KindHooks",
+    "RateFn",
     "ResultsFn",
     "StaleGame",
     "StatusFn",
@@ -74,6 +76,9 @@ TxHook: TypeAlias = Callable[[StoredGame, list[Event]], Awaitable[None]]
 CreateHook: TypeAlias = Callable[[Tx, int], Awaitable[None]]
 """Checks run inside ``create``'s transaction once the row is written (``conn``, its id):
 raising there (e.g. a limit reached) rolls the new row back."""
+RateFn: TypeAlias = Callable[[StoredGame, list[PlayerResult]], Awaitable[object]]
+"""Rates a game that just finished, inside the transaction that records its results
+(``bot.store.ratings.record``)."""
 Guard: TypeAlias = Callable[[StoredGame], None]
 """A precondition checked under the game's lock before the move: raise ``IllegalAction``
 (e.g. the button was made for a decision that is gone) and nothing is applied."""
@@ -123,12 +128,7 @@ def default_results(stored: StoredGame) -> list[PlayerResult]:
     ranking: list[list[str]] = result.get("ranking") or []
     scores: dict[str, Any] = result.get("scores") or {}
     rounds = result.get("rounds")
-    ranks: dict[str, int] = {}
-    place = 1
-    for group in ranking:
-        for player in group:
-            ranks[player] = place
-        place += len(group)
+    ranks = ranks_of(ranking)
     lines = []
     for player in dict.fromkeys([*ranks, *scores]):
         if not str(player).isdigit():
@@ -303,6 +303,9 @@ class GameStore:
         cached."""
         self._meta_texts: dict[int, tuple[Mapping[str, Any], str]] = {}
         """The saved text of each cached game's ``meta``: most moves leave it as it was."""
+        self.rate: RateFn | None = None
+        """Run after a finished game's results are written, in the same transaction (the
+        ratings, set by :class:`bot.storage.Store`)."""
 
     # -- per-kind behaviour ---------------------------------------------------------------
 
@@ -605,6 +608,8 @@ class GameStore:
                 await _save(conn, new, stored.version, state, self._meta_text(new))
                 if lines:
                     await _record_results(conn, new, lines)
+                    if self.rate is not None:
+                        await self.rate(new, lines)
                 if in_tx is not None:
                     await in_tx(new, events)
         except StaleGame:
@@ -681,6 +686,8 @@ class GameStore:
                         await _save(conn, new, stored.version, state)
                         if lines:
                             await _record_results(conn, new, lines)
+                            if self.rate is not None:
+                                await self.rate(new, lines)
                 except StaleGame:
                     self._forget(game_id)
                     continue

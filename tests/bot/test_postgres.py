@@ -1,7 +1,7 @@
 """PostgreSQL as the second backend (``DATABASE_URL``), on a throwaway server.
 
-- the storage tests of test_storage.py, test_game_settings.py, test_timers.py and
-  test_limits_storage.py run again
+- the storage tests of test_storage.py, test_game_settings.py, test_timers.py,
+  test_limits_storage.py and test_ratings_storage.py run again
   here, unchanged, with their ``store`` on PostgreSQL (those about SQLite itself, its
   pragmas, files and migrations, are left out: :data:`SQLITE_ONLY`);
 - whole Papayoo games through the fake Discord, on PostgreSQL;
@@ -23,17 +23,25 @@ from pathlib import Path
 
 import pytest
 
+import tests.bot.test_ratings_storage as ratings_tests
 import tests.cogs.test_papayoo as papayoo_tests
 from bot.clock import FakeClock
 from bot.engine import SYSTEM
 from bot.settings import Settings
-from bot.storage import MIGRATIONS, Database, Store, make_database
+from bot.storage import MIGRATIONS, Database, PlayerResult, Store, make_database
 from bot.storage.copy import copy_database
 from bot.storage.dialect import translate
 from bot.storage.migrations import Migration
 from bot.storage.pg_schema import PG_BASELINE, PG_MIGRATIONS, TABLES, missing_twins
-from tests.bot import test_game_settings, test_limits_storage, test_storage, test_timers
+from tests.bot import (
+    test_game_settings,
+    test_limits_storage,
+    test_ratings_storage,
+    test_storage,
+    test_timers,
+)
 from tests.bot.conftest import new_counter
+from tests.bot.test_ratings_storage import ranked_kind
 from tests.bot.test_storage import FakeSpaye, spaye_kind
 from tests.bot.test_timers import timers
 from tests.cogs.conftest import _per_route_buckets_off_at_machine_speed, seated_pace
@@ -43,7 +51,14 @@ from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.usefixtures("counter_kind")
 
-__fixtures__ = (spaye_kind, timers, same_deal, seated_pace, _per_route_buckets_off_at_machine_speed)
+__fixtures__ = (
+    spaye_kind,
+    timers,
+    same_deal,
+    seated_pace,
+    _per_route_buckets_off_at_machine_speed,
+    ranked_kind,
+)
 """Fixtures of other files, for the tests taken from them (the cog tests' pace included)."""
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +81,13 @@ SQLITE_ONLY = {
 }
 """Tests about SQLite itself: its pragmas, its files, its data migrations."""
 
-for _module in (test_storage, test_game_settings, test_timers, test_limits_storage):
+for _module in (
+    test_storage,
+    test_game_settings,
+    test_timers,
+    test_limits_storage,
+    test_ratings_storage,
+):
     for _name, _test in vars(_module).items():
         if _name.startswith("test_") and callable(_test) and _name not in SQLITE_ONLY:
             _params = getattr(_test, "__code__", None)
@@ -249,6 +270,44 @@ async def test_the_game_number_race_between_two_processes(
             )
             == 20
         )
+    finally:
+        await first.close()
+        await second.close()
+
+
+@pytest.mark.usefixtures("ranked_kind")
+async def test_ratings_between_two_processes_rate_each_game_once_in_one_order(
+    postgres_url: str, clock: FakeClock
+) -> None:
+    """Two processes finishing games of the same members at once: each update reads the
+    standings the other committed (no update lost), a game recorded by both is rated once,
+    and the rebuild replays them in the order they were committed."""
+    first = await pg_store(postgres_url, clock)
+    second = await pg_store(postgres_url, clock)
+    try:
+        rankings = [[[1], [2], [3]], [[3], [1]], [[2], [3], [1]], [[1, 2], [3]]] * 5
+        games = await asyncio.gather(
+            *(
+                ratings_tests.play(first if n % 2 else second, ranking)
+                for n, ranking in enumerate(rankings)
+            )
+        )
+        board = await first.ratings.board(ratings_tests.GUILD, "overall", "2025-Q1")
+        assert {row.user_id: row.games for row in board} == {1: 20, 2: 15, 3: 20}
+        seqs = await first.db.fetchall("SELECT seq FROM rated_games ORDER BY seq")
+        assert len(seqs) == len(rankings)
+        # The same finished game recorded by both processes at once: rated by one.
+        lines = await first.results.for_game(games[0].id)
+        again = [
+            PlayerResult(user_id=r.user_id, rank=r.rank, won=r.won, points=r.points) for r in lines
+        ]
+        await first.db.execute("DELETE FROM rated_games WHERE game_id = ?", (games[0].id,))
+        done = await asyncio.gather(*(st.ratings.record(games[0], again) for st in (first, second)))
+        assert sorted(done) == [False, True]
+        await first.ratings.rebuild()
+        live = await ratings_tests.snapshot(first)
+        await second.ratings.rebuild()
+        assert await ratings_tests.snapshot(second) == live
     finally:
         await first.close()
         await second.close()
