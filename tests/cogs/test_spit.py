@@ -4,6 +4,7 @@ both players at once."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 from typing import Any
 
@@ -67,6 +68,9 @@ async def open_panel(fake: FakeDiscord, user: FakeUser, board: FakeMessage) -> F
     pressed = await fake.click(user, board, f"gn:spit:{game_id}:panel")
     assert pressed.callback_type == 7 and pressed.response is not None
     assert pressed.response.id == board.id and not pressed.ephemeral
+    # The panel follows the answer; on a busy machine it may come after the click settled.
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(pressed.interaction.followed_up.wait(), 5.0)
     assert len(pressed.followups) == 1, pressed.followups
     panel = pressed.followups[0]
     assert panel.ephemeral and panel.visible_to is user
