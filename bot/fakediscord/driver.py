@@ -36,9 +36,12 @@ from typing import Any
 import discord
 
 from .client import RunningClient as RunningClient
-from .gateway import INTENT_GUILD_MEMBERS, shard_of
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILDS, shard_of
 from .models import (
+    CREATE_PUBLIC_THREADS,
     DEFAULT_EVERYONE_PERMISSIONS,
+    MANAGE_THREADS,
+    SEND_MESSAGES_IN_THREADS,
     ButtonInfo,
     FakeChannel,
     FakeGuild,
@@ -46,6 +49,7 @@ from .models import (
     FakeMessage,
     FakeRole,
     FakeUser,
+    Overwrite,
     RecordedCall,
     message_text,
     perm_value,
@@ -103,7 +107,7 @@ class FakeDiscord(UserCommandsMixin, UserActionsMixin, FakeDiscordServer):
         guild.members[self.bot_user.id] = FakeMember(user=self.bot_user, guild=guild)
         if owner is not None:
             self.add_member(guild, owner)
-        self._spawn(self.broadcast("GUILD_CREATE", guild.to_gateway_json()))
+        self._spawn(self.broadcast("GUILD_CREATE", guild.to_gateway_json(bot=self.bot_user)))
         return guild
 
     def add_role(
@@ -212,6 +216,129 @@ class FakeDiscord(UserCommandsMixin, UserActionsMixin, FakeDiscordServer):
         except KeyError:
             self.__dict__["_bg_tasks"] = tasks = set()
         return tasks
+
+    # ------------------------------------------------------------------ threads, permissions
+
+    async def advance_clock(self, seconds: float) -> list[FakeChannel]:
+        """Move the fake's wall clock (message times, thread activity) forward; the
+        threads idle for their ``auto_archive_duration`` archive (THREAD_UPDATE). Returns
+        them. The REST clock (rate limits) and the bot's own clock are not moved."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self.clock_offset += seconds
+        return await self.sweep_threads()
+
+    async def start_thread(
+        self,
+        user: FakeUser,
+        message: FakeMessage | InteractionResult | int,
+        name: str,
+        *,
+        auto_archive_duration: int = 1440,
+    ) -> FakeChannel:
+        """A user starts a public thread from a message (THREAD_CREATE, the message updated)."""
+        msg = self._as_message(message)
+        parent = msg.channel
+        if parent.guild is None or parent.is_thread or msg.ephemeral:
+            raise ValueError(f"no thread can be started from {msg!r}")
+        if self.thread_of(msg) is not None:
+            raise ValueError(f"{msg!r} already has a thread")
+        member = self._member_with(parent.guild, user, CREATE_PUBLIC_THREADS, parent)
+        thread = self.new_thread(
+            parent, name, member.user, starter=msg, auto_archive_duration=auto_archive_duration
+        )
+        await self._announce_created(thread)
+        await self._announce_update(msg)
+        return thread
+
+    async def archive_thread(
+        self, thread: FakeChannel, *, by: FakeUser | None = None, locked: bool | None = None
+    ) -> None:
+        """A moderator (``by``, who needs MANAGE_THREADS; None: Discord's staff) archives
+        the thread, ``locked=True`` locking it too (THREAD_UPDATE)."""
+        self._check_moderator(thread, by)
+        await self.set_archived(thread, True, locked=locked)
+
+    async def unarchive_thread(
+        self, thread: FakeChannel, *, by: FakeUser | None = None, locked: bool | None = None
+    ) -> None:
+        self._check_moderator(thread, by)
+        await self.set_archived(thread, False, locked=locked)
+
+    async def lock_thread(
+        self, thread: FakeChannel, *, by: FakeUser | None = None, locked: bool = True
+    ) -> None:
+        """A moderator locks (or unlocks) a thread without archiving it."""
+        self._check_moderator(thread, by)
+        await self.set_archived(thread, thread.archived, locked=locked)
+
+    async def delete_thread(self, thread: FakeChannel, *, by: FakeUser | None = None) -> None:
+        """A moderator deletes the thread (THREAD_DELETE): its id answers Unknown Channel
+        (10003) from then on, its messages are gone."""
+        if not thread.is_thread:
+            raise ValueError(f"{thread!r} is not a thread")
+        self._check_moderator(thread, by)
+        await self.delete_channel(thread)
+
+    async def add_to_thread(
+        self, thread: FakeChannel, user: FakeUser, *, by: FakeUser | None = None
+    ) -> bool:
+        """``by`` (or nobody in particular) adds a member to a thread
+        (THREAD_MEMBERS_UPDATE); False if they already were one."""
+        if thread.archived:
+            raise PermissionError(f"{thread!r} is archived")
+        if by is not None:
+            assert thread.guild is not None
+            self._member_with(thread.guild, by, SEND_MESSAGES_IN_THREADS, thread)
+        return await self.add_thread_member(thread, user)
+
+    async def set_permissions(
+        self,
+        channel: FakeChannel,
+        target: FakeUser | FakeMember | FakeRole,
+        *,
+        allow: Any = 0,
+        deny: Any = 0,
+    ) -> None:
+        """A permission overwrite on a channel (its threads follow it) for a role or a
+        member; both 0 removes it. Announced as CHANNEL_UPDATE, so discord.py's
+        ``permissions_for`` sees it as on Discord."""
+        if channel.is_thread or channel.guild is None:
+            raise ValueError("overwrites are set on a guild channel (a thread uses its parent's)")
+        kind = 0 if isinstance(target, FakeRole) else 1
+        channel.overwrites = [
+            o for o in channel.overwrites if not (o.type == kind and o.id == target.id)
+        ]
+        allow, deny = perm_value(allow), perm_value(deny)
+        if allow or deny:
+            channel.overwrites.append(Overwrite(target.id, kind, allow, deny))
+        await self.broadcast("CHANNEL_UPDATE", channel.to_json(), intent=INTENT_GUILDS)
+
+    async def deny_bot(self, channel: FakeChannel, permissions: Any) -> None:
+        """Take permissions from the bot in a channel and its threads (a member overwrite),
+        e.g. ``CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS``."""
+        await self.set_permissions(channel, self.bot_user, deny=permissions)
+
+    async def allow_bot(self, channel: FakeChannel) -> None:
+        """Remove the bot's overwrite on the channel (its permissions are the guild's again)."""
+        await self.set_permissions(channel, self.bot_user)
+
+    def _member_with(
+        self, guild: FakeGuild, user: FakeUser, needed: int, channel: FakeChannel
+    ) -> FakeMember:
+        member = guild.members.get(user.id)
+        if member is None:
+            raise ValueError(f"{user!r} is not a member of {guild!r}")
+        if member.permissions_in(channel) & needed != needed:
+            raise PermissionError(f"{user!r} lacks permissions {needed:#x} in {channel!r}")
+        return member
+
+    def _check_moderator(self, thread: FakeChannel, by: FakeUser | None) -> None:
+        if thread.deleted:
+            raise LookupError(f"{thread!r} was deleted")
+        if by is not None:
+            assert thread.guild is not None
+            self._member_with(thread.guild, by, MANAGE_THREADS, thread)
 
     # ------------------------------------------------------------------ reading what users saw
 

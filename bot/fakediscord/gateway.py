@@ -39,6 +39,7 @@ OP_HELLO = 10
 OP_HEARTBEAT_ACK = 11
 
 # Gateway intents the fake looks at.
+INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
@@ -295,7 +296,7 @@ class GatewayMixin:
             },
         )
         for guild in guilds:
-            await session.dispatch("GUILD_CREATE", guild.to_gateway_json())
+            await session.dispatch("GUILD_CREATE", guild.to_gateway_json(bot=self.bot_user))
         session.ready.set()
         return session
 

@@ -71,6 +71,10 @@ class InteractionsMixin:
 
         async def _announce_delete(self, msg: FakeMessage) -> None: ...
 
+        def _mark_deleted(self, msg: FakeMessage) -> None: ...
+
+        def _check_thread_active(self, channel: FakeChannel) -> None: ...
+
     # ------------------------------------------------------------------ late interactions
 
     def _schedule_late_check(self, inter: FakeInteraction) -> None:
@@ -290,6 +294,8 @@ class InteractionsMixin:
         problem = self._check_message(payload, creating=False, has_files=bool(request[FILES]))
         if problem:
             raise ApiError.from_problem(problem)
+        if not msg.loading:
+            self._check_thread_active(msg.channel)
         was_loading = msg.loading
         self._edit_message(msg, payload)
         if was_loading:
@@ -302,7 +308,7 @@ class InteractionsMixin:
     async def _webhook_delete_message(self, request: web.Request) -> web.Response:
         inter = self._interaction_for_token(request)
         msg = self._webhook_message(request, inter)
-        msg.deleted = True
+        self._mark_deleted(msg)
         await self._announce_delete(msg)
         inter.followed_up.set()
         return no_content()

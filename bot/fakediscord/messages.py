@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,24 @@ class MessagesMixin:
             self, payload: dict[str, Any], *, creating: bool, has_files: bool
         ) -> tuple[int, dict[str, Any]] | None: ...
 
+        def discord_now(self) -> float: ...
+
+        def _check_thread_send(self, thread: FakeChannel) -> bool: ...
+
+        def _check_thread_active(self, channel: FakeChannel) -> None: ...
+
+        def _thread_posted(self, msg: FakeMessage, notified: list[int]) -> list[int]: ...
+
+        def _thread_message_deleted(self, msg: FakeMessage) -> None: ...
+
+        async def set_archived(
+            self, thread: FakeChannel, archived: bool, *, locked: bool | None = None
+        ) -> None: ...
+
+        async def _announce_members(
+            self, thread: FakeChannel, *, added: Sequence[int] = ..., removed: Sequence[int] = ...
+        ) -> None: ...
+
     # ------------------------------------------------------------------ state helpers
 
     def get_dm_channel(self, user: FakeUser) -> FakeChannel:
@@ -101,12 +120,30 @@ class MessagesMixin:
             message_reference=payload.get("message_reference"),
             **extra,
         )
+        msg.created_at = self.discord_now()
         self.messages[msg.id] = msg
         self._parse_mentions(msg)
         self._notify(msg, payload)
         if not msg.ephemeral:
             channel.last_message_id = msg.id
+            if channel.is_thread:
+                self._thread_joins[msg.id] = self._thread_posted(msg, msg.notified)
         return msg
+
+    @property
+    def _thread_joins(self) -> dict[int, list[int]]:
+        """Members a new thread message added (its author, whom it pinged), announced
+        with it."""
+        try:
+            joins: dict[int, list[int]] = self.__dict__["_pending_thread_joins"]
+        except KeyError:
+            self.__dict__["_pending_thread_joins"] = joins = {}
+        return joins
+
+    def _mark_deleted(self, msg: FakeMessage) -> None:
+        if not msg.deleted:
+            msg.deleted = True
+            self._thread_message_deleted(msg)
 
     def _parse_mentions(self, msg: FakeMessage) -> None:
         ids = dict.fromkeys(int(x) for x in USER_MENTION.findall(msg.content))
@@ -144,7 +181,7 @@ class MessagesMixin:
             msg.flags = (msg.flags & ~changeable) | (int(payload["flags"]) & changeable)
         msg.flags &= ~LOADING
         self._parse_mentions(msg)
-        msg.edited_at = time.time()
+        msg.edited_at = self.discord_now()
         msg.edited_mono = time.monotonic()
 
     def _gateway_message_json(self, msg: FakeMessage) -> dict[str, Any]:
@@ -155,6 +192,9 @@ class MessagesMixin:
         return data
 
     async def _announce_create(self, msg: FakeMessage) -> None:
+        joined = self._thread_joins.pop(msg.id, None)
+        if joined:
+            await self._announce_members(msg.channel, added=joined)
         await self._announce_message("MESSAGE_CREATE", msg)
 
     async def _announce_update(self, msg: FakeMessage) -> None:
@@ -198,7 +238,7 @@ class MessagesMixin:
         if channel.is_dm or channel.guild is None:
             return
         member = channel.guild.members.get(self.bot_user.id)
-        if member is None or not member.permissions & VIEW_CHANNEL:
+        if member is None or not member.permissions_in(channel) & VIEW_CHANNEL:
             raise ApiError(403, 50001, "Missing Access")
 
     def _check_can_send(self, channel: FakeChannel) -> None:
@@ -210,14 +250,18 @@ class MessagesMixin:
         assert channel.guild is not None
         member = channel.guild.members.get(self.bot_user.id)
         needed = VIEW_CHANNEL | SEND_MESSAGES
-        if member is None or member.permissions & needed != needed:
+        if member is None or member.permissions_in(channel) & needed != needed:
             raise ApiError(403, 50013, "Missing Permissions")
 
     async def _create_channel_message(self, request: web.Request) -> web.Response:
         self._require_bot_auth(request)
         channel = self._channel(request)
         payload = self._message_payload(request)
-        self._check_can_send(channel)
+        unarchive = False
+        if channel.is_thread:
+            unarchive = self._check_thread_send(channel)
+        else:
+            self._check_can_send(channel)
         if int(payload.get("flags") or 0) & EPHEMERAL:
             raise ApiError.form(
                 "flags",
@@ -236,6 +280,8 @@ class MessagesMixin:
             seen = self.nonces.get((self.bot_user.id, str(nonce)))
             if seen is not None and time.monotonic() - seen[1] < NONCE_SECONDS:
                 return json_response(seen[0].to_json())
+        if unarchive:  # a message unarchives an archived thread that is not locked
+            await self.set_archived(channel, False)
         msg = self._new_message(channel, self.bot_user, payload)
         if nonce is not None:
             self.nonces[(self.bot_user.id, str(nonce))] = (msg, time.monotonic())
@@ -271,6 +317,7 @@ class MessagesMixin:
         msg = self._channel_message(request, channel)
         payload = self._message_payload(request)
         self._check_can_view(channel)
+        self._check_thread_active(channel)
         if msg.author is not self.bot_user and set(payload) - {"flags", "_attachments"}:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         problem = self._check_message(payload, creating=False, has_files=bool(request[FILES]))
@@ -284,7 +331,7 @@ class MessagesMixin:
         self._require_bot_auth(request)
         channel = self._channel(request)
         msg = self._channel_message(request, channel)
-        msg.deleted = True
+        self._mark_deleted(msg)
         await self._announce_delete(msg)
         return no_content()
 
@@ -294,7 +341,7 @@ class MessagesMixin:
         for raw_id in (request[PAYLOAD] or {}).get("messages", []):
             msg = self.messages.get(int(raw_id))
             if msg is not None and msg.channel is channel:
-                msg.deleted = True
+                self._mark_deleted(msg)
                 await self._announce_delete(msg)
         return no_content()
 

@@ -18,8 +18,21 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
+#: Message flag: a thread was started from this message.
+HAS_THREAD = 1 << 5
+
+# Channel types.
+GUILD_TEXT = 0
+DM = 1
+ANNOUNCEMENT_THREAD = 10
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = frozenset({ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD})
+#: The values ``auto_archive_duration`` may take (minutes).
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 # Permission bits used by the fake.
+MANAGE_CHANNELS = 1 << 4
 ADMINISTRATOR = 1 << 3
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
@@ -29,8 +42,11 @@ READ_MESSAGE_HISTORY = 1 << 16
 ADD_REACTIONS = 1 << 6
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
-SEND_MESSAGES_IN_THREADS = 1 << 38
+MANAGE_MESSAGES = 1 << 13
+MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 
 #: What @everyone may do in a freshly made guild of the fake: enough to read,
@@ -46,6 +62,7 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | USE_APPLICATION_COMMANDS
     | SEND_MESSAGES_IN_THREADS
     | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
 )
 
 
@@ -169,6 +186,32 @@ class FakeMember:
             return ALL_PERMISSIONS
         return value
 
+    def permissions_in(self, channel: FakeChannel) -> int:
+        """Permissions in a channel, as Discord computes them: the guild's, then the
+        channel's overwrites (@everyone, the member's roles, the member); a thread has its
+        parent channel's."""
+        base = self.permissions
+        if base == ALL_PERMISSIONS:
+            return base
+        source = channel.parent if channel.is_thread else channel
+        if source is None:
+            return base
+        overwrites = {(o.type, o.id): o for o in source.overwrites}
+        everyone = overwrites.get((0, self.guild.id))
+        if everyone is not None:
+            base = (base & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for role in self.roles:
+            found = overwrites.get((0, role.id))
+            if found is not None:
+                allow |= found.allow
+                deny |= found.deny
+        base = (base & ~deny) | allow
+        mine = overwrites.get((1, self.user.id))
+        if mine is not None:
+            base = (base & ~mine.deny) | mine.allow
+        return base
+
     def to_json(self, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
             "roles": [str(r.id) for r in self.roles],
@@ -191,16 +234,72 @@ class FakeMember:
 
 
 @dataclass(eq=False)
+class FakeThreadMember:
+    """A user's membership of a thread (Discord's thread member object)."""
+
+    user_id: int
+    join_timestamp: float
+    flags: int = 0
+
+    def to_json(self, thread_id: int) -> dict[str, Any]:
+        return {
+            "id": str(thread_id),
+            "user_id": str(self.user_id),
+            "join_timestamp": iso(self.join_timestamp),
+            "flags": self.flags,
+        }
+
+
+@dataclass(eq=False)
+class Overwrite:
+    """A channel's permission overwrite for a role (type 0) or a member (type 1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "allow": str(self.allow),
+            "deny": str(self.deny),
+        }
+
+
+@dataclass(eq=False)
 class FakeChannel:
     id: int
-    type: int  # 0 text, 1 DM, 2 voice, 4 category, 5 news
+    type: int  # 0 text, 1 DM, 2 voice, 4 category, 5 news, 11 public / 12 private thread
     name: str | None = None
     guild: FakeGuild | None = None
     recipient: FakeUser | None = None
     position: int = 0
     topic: str | None = None
+    #: A thread's parent channel (a channel's category otherwise).
     parent_id: int | None = None
     last_message_id: int | None = None
+    rate_limit_per_user: int = 0
+    overwrites: list[Overwrite] = field(default_factory=list)
+    #: Deleted (a thread or a channel): its routes answer Unknown Channel (10003).
+    deleted: bool = False
+    # -- threads only
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 1440
+    #: Wall-clock seconds: when ``archived`` last changed (or the thread was created).
+    archive_timestamp: float | None = None
+    create_timestamp: float | None = None
+    #: Wall-clock seconds of the last activity (a message, unarchiving, a new duration).
+    last_activity: float = 0.0
+    message_count: int = 0
+    total_message_sent: int = 0
+    members: dict[int, FakeThreadMember] = field(default_factory=dict)
+    #: The message the thread was started from (None: started without one).
+    starter: FakeMessage | None = None
 
     @property
     def mention(self) -> str:
@@ -208,7 +307,28 @@ class FakeChannel:
 
     @property
     def is_dm(self) -> bool:
-        return self.type == 1
+        return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    @property
+    def parent(self) -> FakeChannel | None:
+        """A thread's parent channel."""
+        if self.guild is None or self.parent_id is None:
+            return None
+        return next((c for c in self.guild.channels if c.id == self.parent_id), None)
+
+    def thread_metadata(self) -> dict[str, Any]:
+        return {
+            "archived": self.archived,
+            "auto_archive_duration": self.auto_archive_duration,
+            "archive_timestamp": iso(self.archive_timestamp),
+            "locked": self.locked,
+            "invitable": self.invitable,
+            "create_timestamp": iso(self.create_timestamp),
+        }
 
     def to_json(self, *, bot: FakeUser | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -224,23 +344,43 @@ class FakeChannel:
                 data["recipient_flags"] = 0
             return data
         assert self.guild is not None
+        if self.is_thread:
+            data.update(
+                {
+                    "guild_id": str(self.guild.id),
+                    "name": self.name,
+                    "parent_id": str(self.parent_id),
+                    "owner_id": str(self.owner_id),
+                    "rate_limit_per_user": self.rate_limit_per_user,
+                    "message_count": self.message_count,
+                    "total_message_sent": self.total_message_sent,
+                    # Discord stops counting at 50.
+                    "member_count": min(50, len(self.members)),
+                    "thread_metadata": self.thread_metadata(),
+                }
+            )
+            if bot is not None and bot.id in self.members:
+                data["member"] = self.members[bot.id].to_json(self.id)
+            return data
         data.update(
             {
                 "guild_id": str(self.guild.id),
                 "name": self.name,
                 "position": self.position,
-                "permission_overwrites": [],
+                "permission_overwrites": [o.to_json() for o in self.overwrites],
                 "nsfw": False,
                 "parent_id": str(self.parent_id) if self.parent_id else None,
                 "topic": self.topic,
-                "rate_limit_per_user": 0,
+                "rate_limit_per_user": self.rate_limit_per_user,
+                "default_auto_archive_duration": 1440,
             }
         )
         return data
 
     def __repr__(self) -> str:
         label = f"DM with {self.recipient.name}" if self.is_dm and self.recipient else self.name
-        return f"<FakeChannel {label} id={self.id}>"
+        kind = "FakeThread" if self.is_thread else "FakeChannel"
+        return f"<{kind} {label} id={self.id}>"
 
 
 @dataclass(eq=False)
@@ -252,6 +392,8 @@ class FakeGuild:
     roles: list[FakeRole] = field(default_factory=list)
     channels: list[FakeChannel] = field(default_factory=list)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    #: Threads of the guild's channels, deleted ones too (``deleted``), oldest first.
+    threads: list[FakeChannel] = field(default_factory=list)
 
     @property
     def everyone(self) -> FakeRole:
@@ -289,7 +431,10 @@ class FakeGuild:
             "premium_progress_bar_enabled": False,
         }
 
-    def to_gateway_json(self) -> dict[str, Any]:
+    def active_threads(self) -> list[FakeChannel]:
+        return [t for t in self.threads if not t.deleted and not t.archived]
+
+    def to_gateway_json(self, *, bot: FakeUser | None = None) -> dict[str, Any]:
         data = self.to_json()
         data.update(
             {
@@ -298,7 +443,7 @@ class FakeGuild:
                 "member_count": len(self.members),
                 "joined_at": iso(time.time()),
                 "channels": [c.to_json() for c in self.channels],
-                "threads": [],
+                "threads": [t.to_json(bot=bot) for t in self.active_threads()],
                 "members": [m.to_json() for m in self.members.values()],
                 "voice_states": [],
                 "presences": [],
@@ -355,6 +500,8 @@ class FakeMessage:
     deleted: bool = False
     #: Older versions, oldest first (the current state is not in here).
     history: list[MessageVersion] = field(default_factory=list)
+    #: The thread started from this message (its id is the message's).
+    thread: FakeChannel | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -420,6 +567,8 @@ class FakeMessage:
             data["application_id"] = str(self.webhook_id)
         if self.message_reference is not None:
             data["message_reference"] = self.message_reference
+        if self.thread is not None and not self.thread.deleted:
+            data["thread"] = self.thread.to_json()
         if self.interaction is not None:
             inter = self.interaction
             data["interaction_metadata"] = {

@@ -7,8 +7,9 @@ records every REST call. The readable test API lives in `driver.py`.
 This module keeps the lifecycle, the rate limits and outages, the HTTP plumbing
 (middleware, routes) and the lookups; the handlers are mixins composed here:
 `gateway.py` (gateway, sessions), `application.py` (users, application commands,
-application emojis), `interactions.py` (callbacks, webhooks, late interactions)
-and `messages.py` (messages, channels, guilds). `api.py` has what they share.
+application emojis), `interactions.py` (callbacks, webhooks, late interactions),
+`messages.py` (messages, channels, guilds) and `threads.py` (threads, their members,
+archiving). `api.py` has what they share.
 The names those modules took from here (``ApiError``, ``OP_*``, ``INTENT_*``, ...) stay
 importable from here.
 """
@@ -64,10 +65,13 @@ from .models import (
     SnowflakeFactory,
 )
 from .ratelimits import Limits, RateLimiter, RateLimitHit, RestClock, Scope
+from .threads import ThreadsMixin
 from .validation import check_files
 
 
-class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, MessagesMixin):
+class FakeDiscordServer(
+    GatewayMixin, ApplicationMixin, InteractionsMixin, MessagesMixin, ThreadsMixin
+):
     """State and HTTP/websocket handling of the fake Discord."""
 
     _patched_by: FakeDiscordServer | None = None
@@ -152,6 +156,8 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
         self._outage_until: float | None = None
         self._outage_status = 503
         self._last_activity = time.monotonic()
+        #: Seconds the fake's wall clock is ahead of the real time (``advance_clock``).
+        self.clock_offset = 0.0
         self._runner: web.AppRunner | None = None
         self._saved_bases: tuple[str, yarl.URL] | None = None
         self.host = "127.0.0.1"
@@ -349,6 +355,7 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
             if decision.refused:  # not applied
                 response = json_response(decision.body, status=decision.status or 429)
             else:
+                await self.sweep_threads()  # Discord archives idle threads on its own
                 response = await self._handle(request, handler, files)
             self.rate_limiter.answered(response.status, decision)
             response.headers.update(decision.headers)
@@ -502,20 +509,29 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
         r.add_delete(hook + "/messages/{message_id}", self._webhook_delete_message)
         chan = API + "/channels/{channel_id}"
         r.add_get(chan, self._get_channel)
+        r.add_patch(chan, self._edit_channel)
+        r.add_delete(chan, self._delete_channel_route)
+        r.add_post(chan + "/threads", self._start_thread)
+        r.add_get(chan + "/threads/archived/public", self._get_public_archived_threads)
+        r.add_post(chan + "/messages/{message_id}/threads", self._start_thread_from_message)
+        r.add_get(chan + "/thread-members", self._get_thread_members)
+        r.add_get(chan + "/thread-members/{user_id}", self._get_thread_member)
+        r.add_put(chan + "/thread-members/{user_id}", self._put_thread_member)
+        r.add_delete(chan + "/thread-members/{user_id}", self._delete_thread_member)
         r.add_get(chan + "/messages", self._get_channel_messages)
         r.add_post(chan + "/messages", self._create_channel_message)
         r.add_post(chan + "/messages/bulk-delete", self._bulk_delete)
         r.add_get(chan + "/messages/{message_id}", self._get_channel_message)
         r.add_patch(chan + "/messages/{message_id}", self._edit_channel_message)
         r.add_delete(chan + "/messages/{message_id}", self._delete_channel_message)
-        r.add_put(chan + "/messages/{message_id}/reactions/{emoji}/@me", self._no_content_checked)
-        r.add_delete(
-            chan + "/messages/{message_id}/reactions/{emoji}/@me", self._no_content_checked
-        )
+        reaction = chan + "/messages/{message_id}/reactions/{emoji}/@me"
+        r.add_put(reaction, self._react)
+        r.add_delete(reaction, self._react)
         r.add_post(chan + "/typing", self._no_content_checked)
         guild = API + "/guilds/{guild_id}"
         r.add_get(guild, self._get_guild)
         r.add_get(guild + "/channels", self._get_guild_channels)
+        r.add_get(guild + "/threads/active", self._get_active_threads)
         r.add_get(guild + "/roles", self._get_guild_roles)
         r.add_get(guild + "/members", self._get_guild_members)
         r.add_get(guild + "/members/{user_id}", self._get_guild_member)
@@ -543,6 +559,11 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
         self._require_bot_auth(request)
         return json_response([])
 
+    async def _react(self, request: web.Request) -> web.Response:
+        self._require_bot_auth(request)
+        self._check_thread_active(self._channel(request))  # not in an archived thread
+        return no_content()
+
     async def _no_content_checked(self, request: web.Request) -> web.Response:
         self._require_bot_auth(request)
         self._channel(request)
@@ -552,9 +573,12 @@ class FakeDiscordServer(GatewayMixin, ApplicationMixin, InteractionsMixin, Messa
 
     def _channel(self, request: web.Request) -> FakeChannel:
         try:
-            return self.channels[int(request.match_info["channel_id"])]
+            channel = self.channels[int(request.match_info["channel_id"])]
         except (KeyError, ValueError):
             raise ApiError(404, 10003, "Unknown Channel") from None
+        if channel.deleted:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
 
     def _guild(self, request: web.Request) -> FakeGuild:
         try:

@@ -12,6 +12,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from .models import (
+    MANAGE_THREADS,
+    PRIVATE_THREAD,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
@@ -53,6 +57,12 @@ class UserActionsMixin:
 
         async def _announce_create(self, msg: FakeMessage) -> None: ...
 
+        async def sweep_threads(self) -> list[FakeChannel]: ...
+
+        async def set_archived(
+            self, thread: FakeChannel, archived: bool, *, locked: bool | None = None
+        ) -> None: ...
+
         def _resolve_option(
             self,
             guild: FakeGuild | None,
@@ -87,15 +97,18 @@ class UserActionsMixin:
                     f"{user!r} is not a member of {guild!r}; use fake.add_member first"
                 )
             bot_member = guild.members[self.bot_user.id]
+            # Discord gives the permissions in the channel (or thread) the interaction is in.
+            in_channel = member.permissions_in(channel)
             payload.update(
                 {
                     "guild_id": str(guild.id),
                     "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
                     "guild_locale": guild.locale,
-                    "member": member.to_json(with_permissions=True),
-                    "app_permissions": str(bot_member.permissions),
+                    "member": member.to_json(with_permissions=True)
+                    | {"permissions": str(in_channel)},
+                    "app_permissions": str(bot_member.permissions_in(channel)),
                     "context": 0,
-                    "channel": channel.to_json() | {"permissions": str(member.permissions)},
+                    "channel": channel.to_json() | {"permissions": str(in_channel)},
                 }
             )
         else:
@@ -121,6 +134,9 @@ class UserActionsMixin:
         sessions = self.sessions_for(inter.guild)  # its guild's shard; DMs: shard 0
         if not sessions:
             raise RuntimeError(self._no_session(inter.guild))
+        await self.sweep_threads()
+        if inter.channel.is_thread:
+            await self._user_enters_thread(inter.user, inter.channel, "use it")
         payload = self._base_payload(inter)
         self.interactions[inter.id] = inter
         result = InteractionResult(cast("FakeDiscord", self), inter)
@@ -389,8 +405,38 @@ class UserActionsMixin:
 
     # -- users writing in channels
 
+    async def _user_enters_thread(self, user: FakeUser, thread: FakeChannel, doing: str) -> None:
+        """What Discord's client does before a user acts in a thread: nothing in a deleted
+        one (LookupError) nor, without MANAGE_THREADS, in a locked one (PermissionError);
+        an archived one it unarchives first (PATCH archived=false as the user: THREAD_UPDATE)."""
+        if thread.deleted:
+            raise LookupError(f"{thread!r} was deleted")
+        guild = thread.guild
+        assert guild is not None
+        member = guild.members.get(user.id)
+        perms = 0 if member is None else member.permissions_in(thread)
+        if not perms & VIEW_CHANNEL or (
+            thread.type == PRIVATE_THREAD
+            and user.id not in thread.members
+            and not perms & MANAGE_THREADS
+        ):
+            raise PermissionError(f"{user!r} cannot see {thread!r}")
+        if thread.locked and not perms & MANAGE_THREADS:
+            raise PermissionError(f"{thread!r} is locked: {user!r} cannot {doing}")
+        if thread.archived:
+            await self.set_archived(thread, False)
+
     async def post_message(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
-        """A user writes a message (dispatched as MESSAGE_CREATE to the bot)."""
+        """A user writes a message (dispatched as MESSAGE_CREATE to the bot). In a thread
+        they need SEND_MESSAGES_IN_THREADS; an archived thread is unarchived first, and the
+        author and the members they mention join it."""
+        if channel.is_thread:
+            await self.sweep_threads()
+            await self._user_enters_thread(user, channel, "write in it")
+            assert channel.guild is not None
+            member = channel.guild.members.get(user.id)
+            if member is None or not member.permissions_in(channel) & SEND_MESSAGES_IN_THREADS:
+                raise PermissionError(f"{user!r} may not send messages in threads")
         msg = self._new_message(channel, user, {"content": content})
         await self._announce_create(msg)
         return msg

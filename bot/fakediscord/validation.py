@@ -600,3 +600,69 @@ def check_application_emoji(
         code, message = MAX_EMOJIS
         return 400, {"code": code, "message": message}
     return None
+
+
+THREAD_NAME_MAX = 100
+MAX_SLOWMODE = 21600
+THREAD_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
+
+
+def check_thread(
+    payload: object, *, creating: bool, with_message: bool = True
+) -> tuple[int, dict[str, Any]] | None:
+    """A thread's JSON as Discord checks it: when it is started (from a message, or without
+    one with ``with_message=False``) or edited (``creating=False``)."""
+    errs = FormErrors()
+    if not isinstance(payload, dict):
+        errs.add("_root", "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        code, message = INVALID_FORM_BODY
+        return 400, {"code": code, "message": message, "errors": errs.errors.pop("_root")}
+    name = payload.get("name")
+    if creating and name is None:
+        errs.add("name", "BASE_TYPE_REQUIRED", "This field is required")
+    elif name is not None:
+        if not isinstance(name, str):
+            errs.add("name", "STRING_TYPE_CONVERT", "Could not interpret the value as string.")
+        elif not 1 <= len(name.strip()) <= THREAD_NAME_MAX or len(name) > THREAD_NAME_MAX:
+            errs.add(
+                "name",
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {THREAD_NAME_MAX} in length.",
+            )
+    duration = payload.get("auto_archive_duration")
+    if duration is not None and (
+        isinstance(duration, bool) or duration not in THREAD_ARCHIVE_DURATIONS
+    ):
+        errs.add(
+            "auto_archive_duration",
+            "BASE_TYPE_CHOICES",
+            "Value must be one of {60, 1440, 4320, 10080}.",
+        )
+    slowmode = payload.get("rate_limit_per_user")
+    if slowmode is not None:
+        if isinstance(slowmode, bool) or not isinstance(slowmode, int):
+            errs.add("rate_limit_per_user", "NUMBER_TYPE_COERCE", "Value is not int.")
+        elif slowmode < 0:
+            errs.add(
+                "rate_limit_per_user",
+                "NUMBER_TYPE_MIN",
+                "int value should be greater than or equal to 0.",
+            )
+        elif slowmode > MAX_SLOWMODE:
+            errs.add(
+                "rate_limit_per_user",
+                "NUMBER_TYPE_MAX",
+                f"int value should be less than or equal to {MAX_SLOWMODE}.",
+            )
+    for key in ("archived", "locked", "invitable"):
+        value = payload.get(key)
+        if value is not None and not isinstance(value, bool):
+            errs.add(key, "BASE_TYPE_BOOLEAN", "Must be either true or false.")
+    if creating and not with_message:
+        kind = payload.get("type")
+        if kind is not None and kind not in (10, 11, 12):
+            errs.add("type", "BASE_TYPE_CHOICES", "Value must be one of {10, 11, 12}.")
+    if errs:
+        code, message = INVALID_FORM_BODY
+        return 400, {"code": code, "message": message, "errors": errs.errors}
+    return None

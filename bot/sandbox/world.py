@@ -102,17 +102,19 @@ class SandboxDiscord(FakeDiscord):
             except Exception:
                 log.exception("sandbox: a change could not be delivered")
 
+    def discord_now(self) -> float:
+        """Message times and threads' activity follow the sandbox clock."""
+        return self.clock.now().timestamp()
+
     def _new_message(
         self, channel: FakeChannel, author: FakeUser, payload: dict[str, Any], **extra: Any
     ) -> FakeMessage:
         msg = super()._new_message(channel, author, payload, **extra)
-        msg.created_at = self.clock.now().timestamp()
         self._changed(msg)
         return msg
 
     def _edit_message(self, msg: FakeMessage, payload: dict[str, Any]) -> None:
         super()._edit_message(msg, payload)
-        msg.edited_at = self.clock.now().timestamp()
         self._changed(msg)
 
     def _new_interaction(
