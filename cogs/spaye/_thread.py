@@ -26,7 +26,6 @@ the bot may no longer post in falls back to the channel.
 from __future__ import annotations
 
 import logging
-import weakref
 from collections.abc import Awaitable
 from datetime import date
 from typing import TYPE_CHECKING, Any, Final
@@ -36,8 +35,7 @@ import discord
 from bot.budget import Priority
 from bot.i18n import Lang, t
 from bot.present import mentions
-from bot.seated.editor import MessageEditor
-from bot.sequencer import Sequencer, Sequencers
+from bot.sequencer import Sequencer
 from bot.spaye_settings import spaye_settings, update_spaye_settings
 from bot.storage import StoredGame
 from bot.text import clip
@@ -64,27 +62,12 @@ log = logging.getLogger("gamenight.spaye.thread")
 
 ARCHIVE_MINUTES: Final = 1440
 """The thread's auto-archive: 24 hours without a message."""
-BOARD_INTERVAL: Final = 2.0
-"""Seconds between two edits of a day's board (moves coming faster share the next one)."""
 UNKNOWN_CHANNEL: Final = 10003
-
-_POSTS: weakref.WeakKeyDictionary[Any, Sequencers] = weakref.WeakKeyDictionary()
-_BOARDS: weakref.WeakKeyDictionary[Any, MessageEditor] = weakref.WeakKeyDictionary()
 
 
 def day_posts(bot: GamenightBot, game_id: int) -> Sequencer:
     """The sequencer of the day ``game_id``'s posts (one per day: its thread, or channel)."""
-    found = _POSTS.get(bot)
-    if found is None:
-        found = _POSTS[bot] = Sequencers(level=Priority.UNBLOCK)
-    return found.of(game_id)
-
-
-def _boards(bot: GamenightBot) -> MessageEditor:
-    found = _BOARDS.get(bot)
-    if found is None:
-        found = _BOARDS[bot] = MessageEditor(min_interval=BOARD_INTERVAL, budget=bot.budget)
-    return found
+    return bot.posts.of(game_id)
 
 
 def thread_name(day: date, locale: Lang) -> str:
@@ -285,4 +268,4 @@ def refresh_board(bot: GamenightBot, stored: StoredGame) -> None:
             content=content, embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    _boards(bot).submit(("spaye-board", stored.id), stored.version, send, Priority.TABLE)
+    bot.boards.submit(("spaye-board", stored.id), stored.version, send, Priority.TABLE)
