@@ -78,6 +78,9 @@ class ThreadsMixin:
     sessions: list[GatewaySession]
     #: Seconds added to the real time to make the fake's wall clock (``advance_clock``).
     clock_offset: float = 0.0
+    #: Whether a message whose thread was deleted may start one again (Discord's docs do not
+    #: say; False answers 160004 as if the deleted thread were still there).
+    thread_again_after_delete: bool = True
 
     if TYPE_CHECKING:
 
@@ -382,7 +385,8 @@ class ThreadsMixin:
         problem = check_thread(payload, creating=True)
         if problem:
             raise ApiError.from_problem(problem)
-        if self.thread_of(msg) is not None:
+        deleted_one = msg.thread is not None and not self.thread_again_after_delete
+        if self.thread_of(msg) is not None or deleted_one:
             raise ApiError(400, 160004, "A thread has already been created for this message")
         kind = ANNOUNCEMENT_THREAD if channel.type == ANNOUNCEMENT_CHANNEL else PUBLIC_THREAD
         thread = self.new_thread(

@@ -5,10 +5,11 @@ Routes (all JSON but the page and its files):
 =========================  ===================================================================
 ``GET /``                  the page (``static/index.html``)
 ``GET /static/{file}``     its script and style sheet
-``GET /ws?user=ID``        live view of one colleague: ``hello`` (colleagues, channels, the
-                           commands they may use, their language, the clock), then ``msg`` /
-                           ``del`` for every message they may see, ``clock`` and ``users`` when
-                           those change, ``locale`` (their commands renamed) when their
+``GET /ws?user=ID``        live view of one colleague: ``hello`` (colleagues, channels and the
+                           threads they see, the commands they may use, their language, the
+                           clock), then ``msg`` / ``del`` for every message they may see,
+                           ``clock`` and ``users`` when those change, ``channels`` when a
+                           thread does, ``locale`` (their commands renamed) when their
                            language does
 ``POST /api/act``          act as a colleague: ``slash``, ``click``, ``select``, ``modal``,
                            ``autocomplete``; answers ``{"ok": ...}`` or ``{"error": ...}``
@@ -42,7 +43,7 @@ from aiohttp import WSMsgType, web
 
 from bot.clock import at_local, local_date
 from bot.fakediscord import InteractionResult
-from bot.fakediscord.models import FakeChannel, FakeMessage, FakeUser
+from bot.fakediscord.models import PRIVATE_THREAD, FakeChannel, FakeMessage, FakeUser
 from bot.i18n import has_key, t
 from bot.sandbox.commands import CommandRefused, command_menu, find_leaf, parse_options
 from bot.sandbox.office import DayPlayer, PlayRefused
@@ -256,6 +257,7 @@ class SandboxPage:
         self._playing: asyncio.Task[Any] | None = None
         self._play_shown = 0.0
         fake.on_change = self.on_change
+        fake.on_threads = self.on_threads
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=1024 * 1024, middlewares=[guard(self.hosts)])
@@ -345,6 +347,7 @@ class SandboxPage:
             users=users,
             roles={r.id: r.name for r in guild.roles[1:]},
             channels={c.id: str(c.name) for c in guild.channels if c.type == 0},
+            threads={t.id: str(t.name) for t in guild.threads if fake.sees_thread(viewer, t)},
             members=[u.id for u in fake.colleagues() if u.id in guild.members],
             bot_ids=frozenset({fake.bot_user.id}),
         )
@@ -447,17 +450,55 @@ class SandboxPage:
             self.views.get(user.id, set()).discard(ws)
         return ws
 
+    def _channels_json(self, user: FakeUser) -> list[dict[str, Any]]:
+        """The channels a colleague sees, each text channel followed by its threads (the
+        ones they may see, archived ones too, as Discord lists them under the channel), then
+        their DMs with the bot."""
+        fake = self.fake
+        guild = fake.office
+        channels: list[dict[str, Any]] = []
+        for c in guild.channels:
+            if c.type != 0:
+                continue
+            channels.append({"id": str(c.id), "name": c.name, "kind": "text", "topic": c.topic})
+            channels.extend(
+                {
+                    "id": str(t.id),
+                    "name": t.name,
+                    "kind": "thread",
+                    "topic": None,
+                    "parent": str(c.id),
+                    "parent_name": c.name,
+                    "archived": t.archived,
+                    "locked": t.locked,
+                    "private": t.type == PRIVATE_THREAD,
+                    "messages": t.message_count,
+                }
+                for t in fake.threads(c)
+                if fake.sees_thread(user, t)
+            )
+        dm = fake.get_dm_channel(user)
+        channels.append({"id": str(dm.id), "name": fake.bot_user.name, "kind": "dm", "topic": None})
+        return channels
+
+    def on_threads(self) -> None:
+        """A thread changed: every view gets its channel list again; the world is saved."""
+        for user_id, sockets in self.views.items():
+            if sockets:
+                frame = {"t": "channels", "channels": self._channels_json(self.fake.users[user_id])}
+                self._spawn(self._send(sockets, frame))
+        self._spawn(self._save_world())
+
+    async def _save_world(self) -> None:
+        async with self._save_lock:
+            try:
+                await self.store.save_world(self.fake)
+            except Exception:
+                log.exception("sandbox: the world could not be saved")
+
     async def _hello(self, user: FakeUser) -> dict[str, Any]:
         guild = self.fake.office
-        dm = self.fake.get_dm_channel(user)
-        channels = [
-            {"id": str(c.id), "name": c.name, "kind": "text", "topic": c.topic}
-            for c in guild.channels
-            if c.type == 0
-        ]
-        channels.append(
-            {"id": str(dm.id), "name": self.fake.bot_user.name, "kind": "dm", "topic": None}
-        )
+        channels = self._channels_json(user)
         return {
             "t": "hello",
             "me": str(user.id),
@@ -572,6 +613,8 @@ class SandboxPage:
             raise Refused(403, "that is someone else's direct messages")
         if channel.guild is not None and user.id not in channel.guild.members:
             raise Refused(403, "that colleague is not in the server")
+        if channel.is_thread and not self.fake.sees_thread(user, channel):
+            raise Refused(403, "that colleague cannot see this thread")
         return channel
 
     def _message(self, user: FakeUser, raw: Any) -> FakeMessage:
@@ -692,6 +735,7 @@ class SandboxPage:
         except Refused as err:
             return web.json_response({"error": str(err)}, status=err.status)
         moved = self.clock.advance_to(target)
+        await self.fake.sweep_threads()  # threads idle for their auto-archive time archive
         await self.store.save_world(self.fake)
         if moved:
             log.info("sandbox clock moved", extra={"by": str(moved), "now": self.clock.now()})

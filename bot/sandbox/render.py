@@ -35,6 +35,7 @@ __all__ = [
     "render_markdown",
     "render_message",
     "render_modal",
+    "render_thread_chip",
 ]
 
 EPHEMERAL = 1 << 6
@@ -60,12 +61,18 @@ class RenderContext:
     roles: Mapping[int, str] = field(default_factory=dict)
     channels: Mapping[int, str] = field(default_factory=dict)
     """Names of the guild's text channels by id (what channel selects offer)."""
+    threads: Mapping[int, str] = field(default_factory=dict)
+    """Names of the threads the viewer sees, by id (mentions and links name them)."""
     members: Sequence[int] = ()
     """Ids a user select offers (the guild's members), in order."""
     bot_ids: frozenset[int] = frozenset()
 
     def user_name(self, user_id: int) -> str:
         return self.users.get(user_id, f"unknown user {user_id}")
+
+    def channel_name(self, channel_id: int) -> str | None:
+        """A text channel's or a thread's name."""
+        return self.channels.get(channel_id) or self.threads.get(channel_id)
 
 
 def esc(text: Any) -> str:
@@ -138,7 +145,7 @@ def _inline(text: str, ctx: RenderContext, keep: list[str]) -> str:
     out = _USER.sub(mention, out)
     out = _CHANNEL.sub(
         lambda m: stash(
-            f'<span class="mention">#{esc(ctx.channels.get(int(m[1]), "unknown channel"))}</span>'
+            f'<span class="mention">#{esc(ctx.channel_name(int(m[1])) or "unknown channel")}</span>'
         ),
         out,
     )
@@ -147,7 +154,7 @@ def _inline(text: str, ctx: RenderContext, keep: list[str]) -> str:
     out = _SLASH.sub(lambda m: stash(f'<span class="mention">/{m[1]}</span>'), out)
 
     def jump_html(channel_id: str, message_id: str | None, label: str | None = None) -> str:
-        channel = ctx.channels.get(int(channel_id))
+        channel = ctx.channel_name(int(channel_id))
         where = f"#{esc(channel)}" if channel else "Direct messages"
         target = f' data-jump="{message_id}"' if message_id else ""
         text = label or (f"{where} › message" if message_id else where)
@@ -656,10 +663,37 @@ def render_message(message: Mapping[str, Any], ctx: RenderContext) -> str:
             '<div class="ephemeral-note">' + EYE + " Only you can see this • "
             '<button type="button" class="link-button" data-action="dismiss">Dismiss message</button></div>'
         )
+    thread = message.get("thread")
+    if isinstance(thread, Mapping):
+        body.append(render_thread_chip(thread))
     mid = esc(message.get("id", ""))
     return mark_emojis(
         f'<article class="{" ".join(classes)}" id="m-{mid}" data-message-id="{mid}">'
         f'{reply}{_header(message, ctx)}<div class="msg-body">{"".join(body)}</div></article>'
+    )
+
+
+def render_thread_chip(thread: Mapping[str, Any]) -> str:
+    """What Discord shows under a message a thread was started from: the thread's name and
+    how many messages it has, opening it when clicked; an archived (or locked) one says so."""
+    meta = thread.get("thread_metadata") or {}
+    count = int(thread.get("message_count") or 0)
+    words = "message" if count == 1 else "messages"
+    state = ""
+    classes = ["thread-chip"]
+    if meta.get("archived") or meta.get("locked"):
+        classes.append("archived")
+        label = "Archived" if meta.get("archived") else "Locked"
+        if meta.get("archived") and meta.get("locked"):
+            label = "Archived · locked"
+        state = f'<span class="thread-state">{label}</span>'
+    tid = esc(thread.get("id", ""))
+    return (
+        f'<button type="button" class="{" ".join(classes)}" data-action="open-thread"'
+        f' data-channel="{tid}" title="Open the thread">'
+        f'<span class="thread-icon" aria-hidden="true">⤷</span>'
+        f'<span class="thread-name">{esc(thread.get("name") or "")}</span>'
+        f'<span class="thread-count">{count} {words} ›</span>{state}</button>'
     )
 
 

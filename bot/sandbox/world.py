@@ -16,10 +16,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -30,12 +31,15 @@ from aiohttp import web
 from bot.clock import OffsetClock as SandboxClock
 from bot.fakediscord import FakeDiscord
 from bot.fakediscord.models import (
+    MANAGE_THREADS,
+    PRIVATE_THREAD,
     FakeChannel,
     FakeGuild,
     FakeInteraction,
     FakeMember,
     FakeMessage,
     FakeRole,
+    FakeThreadMember,
     FakeUser,
 )
 
@@ -64,6 +68,10 @@ class SandboxDiscord(FakeDiscord):
         """Whether the office's owner configured the bot (see :mod:`bot.sandbox.office`)."""
         #: Called (soon, once per batch) with the messages that changed.
         self.on_change: Callable[[list[FakeMessage]], None] | None = None
+        #: Called (soon, once per batch) when a thread was created, archived, renamed,
+        #: deleted or its members changed.
+        self.on_threads: Callable[[], None] | None = None
+        self._threads_dirty = False
         self._dirty: dict[int, FakeMessage] = {}
         self._flush_handle: asyncio.Handle | None = None
 
@@ -95,12 +103,27 @@ class SandboxDiscord(FakeDiscord):
 
     def _flush(self) -> None:
         self._flush_handle = None
+        threads, self._threads_dirty = self._threads_dirty, False
+        if threads and self.on_threads is not None:
+            try:
+                self.on_threads()
+            except Exception:
+                log.exception("sandbox: a thread's change could not be delivered")
         batch, self._dirty = list(self._dirty.values()), {}
         if batch and self.on_change is not None:
             try:
                 self.on_change(batch)
             except Exception:
                 log.exception("sandbox: a change could not be delivered")
+
+    def _thread_changed(self, thread: FakeChannel) -> None:
+        """A thread changed: the page's channel lists, and the chip under its starter."""
+        self._threads_dirty = True
+        if thread.starter is not None:
+            self._changed(thread.starter)
+        elif self._flush_handle is None:
+            with contextlib.suppress(RuntimeError):
+                self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
 
     def discord_now(self) -> float:
         """Message times and threads' activity follow the sandbox clock."""
@@ -111,7 +134,35 @@ class SandboxDiscord(FakeDiscord):
     ) -> FakeMessage:
         msg = super()._new_message(channel, author, payload, **extra)
         self._changed(msg)
+        if channel.is_thread and not msg.ephemeral:
+            self._thread_changed(channel)  # its message count, and who is in it
         return msg
+
+    def _mark_deleted(self, msg: FakeMessage) -> None:
+        super()._mark_deleted(msg)
+        if msg.channel.is_thread:
+            self._thread_changed(msg.channel)
+
+    async def _announce_thread(self, event: str, thread: FakeChannel, **extra: Any) -> None:
+        await super()._announce_thread(event, thread, **extra)
+        self._thread_changed(thread)
+
+    async def _announce_members(
+        self,
+        thread: FakeChannel,
+        *,
+        added: Sequence[int] = (),
+        removed: Sequence[int] = (),
+    ) -> None:
+        await super()._announce_members(thread, added=added, removed=removed)
+        self._thread_changed(thread)
+
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        await super().delete_channel(channel)
+        for msg in self.messages.values():
+            if msg.channel is channel:
+                self._changed(msg)
+        self._thread_changed(channel)
 
     def _edit_message(self, msg: FakeMessage, payload: dict[str, Any]) -> None:
         super()._edit_message(msg, payload)
@@ -156,10 +207,25 @@ class SandboxDiscord(FakeDiscord):
         return [u for u in self.users.values() if not u.bot]
 
     def can_see(self, user: FakeUser, msg: FakeMessage) -> bool:
-        """Whether ``user`` sees ``msg``: their DMs, the guild's messages, their ephemerals."""
+        """Whether ``user`` sees ``msg``: their DMs, the guild's messages (a private thread's
+        only as its member), their ephemerals."""
         if msg.channel.is_dm:
             return msg.channel.recipient is user
+        if msg.channel.is_thread and not self.sees_thread(user, msg.channel):
+            return False
         return msg.visible_to is None or msg.visible_to is user
+
+    def sees_thread(self, user: FakeUser, thread: FakeChannel) -> bool:
+        """A public thread: everyone in the server; a private one: its members and the
+        moderators (MANAGE_THREADS). A deleted one: nobody."""
+        if thread.deleted:
+            return False
+        if thread.type != PRIVATE_THREAD:
+            return True
+        member = self.office.members.get(user.id)
+        return user.id in thread.members or bool(
+            member is not None and member.permissions_in(thread) & MANAGE_THREADS
+        )
 
     # -- the world ------------------------------------------------------------------------
 
@@ -226,6 +292,7 @@ class SandboxDiscord(FakeDiscord):
                     {"id": c.id, "name": c.name, "topic": c.topic, "position": c.position}
                     for c in guild.channels
                 ],
+                "threads": [self.thread_json(t) for t in guild.threads],
                 "members": [
                     {
                         "user_id": m.user.id,
@@ -277,6 +344,10 @@ class SandboxDiscord(FakeDiscord):
             )
             guild.channels.append(channel)
             self.channels[channel.id] = channel
+        for t in g.get("threads", []):
+            thread = self.load_thread(guild, t)
+            guild.threads.append(thread)
+            self.channels[thread.id] = thread
         roles = {r.id: r for r in guild.roles}
         for m in g["members"]:
             member = self.users.get(m["user_id"])
@@ -293,6 +364,54 @@ class SandboxDiscord(FakeDiscord):
         self.guild = guild
         self.clock.offset = timedelta(seconds=float(data.get("clock_offset", 0)))
         self.set_up = bool(data.get("set_up", False))
+
+    @staticmethod
+    def thread_json(thread: FakeChannel) -> dict[str, Any]:
+        return {
+            "id": thread.id,
+            "type": thread.type,
+            "name": thread.name,
+            "parent_id": thread.parent_id,
+            "owner_id": thread.owner_id,
+            "archived": thread.archived,
+            "locked": thread.locked,
+            "invitable": thread.invitable,
+            "deleted": thread.deleted,
+            "auto_archive_duration": thread.auto_archive_duration,
+            "archive_timestamp": thread.archive_timestamp,
+            "create_timestamp": thread.create_timestamp,
+            "last_activity": thread.last_activity,
+            "rate_limit_per_user": thread.rate_limit_per_user,
+            "message_count": thread.message_count,
+            "total_message_sent": thread.total_message_sent,
+            "last_message_id": thread.last_message_id,
+            "members": [[m.user_id, m.join_timestamp] for m in thread.members.values()],
+        }
+
+    @staticmethod
+    def load_thread(guild: FakeGuild, t: dict[str, Any]) -> FakeChannel:
+        """A thread saved by :meth:`thread_json` (its starter is linked as messages load)."""
+        return FakeChannel(
+            id=t["id"],
+            type=t["type"],
+            name=t["name"],
+            guild=guild,
+            parent_id=t["parent_id"],
+            owner_id=t["owner_id"],
+            archived=t["archived"],
+            locked=t["locked"],
+            invitable=t.get("invitable", True),
+            deleted=t["deleted"],
+            auto_archive_duration=t["auto_archive_duration"],
+            archive_timestamp=t["archive_timestamp"],
+            create_timestamp=t["create_timestamp"],
+            last_activity=t["last_activity"],
+            rate_limit_per_user=t.get("rate_limit_per_user", 0),
+            message_count=t["message_count"],
+            total_message_sent=t["total_message_sent"],
+            last_message_id=t.get("last_message_id"),
+            members={uid: FakeThreadMember(uid, joined) for uid, joined in t["members"]},
+        )
 
     def message_json(self, msg: FakeMessage) -> dict[str, Any]:
         inter = msg.interaction
@@ -364,6 +483,9 @@ class SandboxDiscord(FakeDiscord):
         self._parse_mentions(msg)
         if not msg.ephemeral and not msg.deleted:
             channel.last_message_id = max(channel.last_message_id or 0, msg.id)
+        thread = self.channels.get(msg.id)
+        if thread is not None and thread.is_thread and thread.parent_id == channel.id:
+            thread.starter, msg.thread = msg, thread  # the thread started from it
 
     def bump_snowflakes(self) -> None:
         """New ids stay above every loaded one."""

@@ -4,6 +4,8 @@ after inactivity), deletion, interactions from inside them, and Discord's refusa
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +92,15 @@ def world(fake: FakeDiscord) -> World:
     return World(fake, guild, general, ana, ben)
 
 
+@contextlib.asynccontextmanager
+async def running(fake: FakeDiscord) -> AsyncIterator[tuple[World, Seen, commands.Bot]]:
+    """The world, and the test bot connected to it."""
+    w, seen = world(fake), Seen()
+    bot = make_bot(seen)
+    async with fake.run_client(bot):
+        yield w, seen, bot
+
+
 async def start(
     bot: commands.Bot, w: World, name: str = "Day one"
 ) -> tuple[discord.Message, discord.Thread]:
@@ -101,9 +112,7 @@ async def start(
 
 
 async def test_thread_started_from_a_message(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         opening, thread = await start(bot, w)
         assert thread.id == opening.id  # Discord: the thread takes the message's id
         assert thread.parent_id == w.general.id and thread.owner_id == bot.user.id
@@ -131,9 +140,7 @@ async def test_thread_started_from_a_message(fake_discord: FakeDiscord) -> None:
 
 
 async def test_interactions_inside_a_thread(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         result = await fake_discord.slash(w.ana, fthread, "where")
@@ -147,9 +154,7 @@ async def test_interactions_inside_a_thread(fake_discord: FakeDiscord) -> None:
 
 
 async def test_a_thread_has_its_own_message_bucket(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         fake_discord.rest_clock.freeze()
         for i in range(5):
@@ -164,9 +169,7 @@ async def test_a_thread_has_its_own_message_bucket(fake_discord: FakeDiscord) ->
 
 
 async def test_a_second_thread_from_the_same_message_is_refused(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         opening, _ = await start(bot, w)
         with pytest.raises(discord.HTTPException) as err:
             await opening.create_thread(name="again")
@@ -185,9 +188,7 @@ async def test_a_second_thread_from_the_same_message_is_refused(fake_discord: Fa
 async def test_bad_thread_payloads_are_refused(
     fake_discord: FakeDiscord, kwargs: dict[str, Any], field_name: str
 ) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         channel = bot.get_channel(w.general.id)
         assert isinstance(channel, discord.TextChannel)
         opening = await channel.send("The day starts")
@@ -199,9 +200,7 @@ async def test_bad_thread_payloads_are_refused(
 
 
 async def test_missing_thread_permissions_are_refused(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         await fake_discord.deny_bot(w.general, SEND_MESSAGES_IN_THREADS | CREATE_PUBLIC_THREADS)
         channel = bot.get_channel(w.general.id)
@@ -222,9 +221,7 @@ async def test_missing_thread_permissions_are_refused(fake_discord: FakeDiscord)
 
 
 async def test_archive_unarchive_and_lock(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, _seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         thread = await thread.edit(archived=True)
@@ -245,9 +242,7 @@ async def test_archive_unarchive_and_lock(fake_discord: FakeDiscord) -> None:
 
 
 async def test_auto_archive_after_inactivity(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         _, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         board = await fake_discord.slash(w.ana, fthread, "where")
@@ -267,9 +262,7 @@ async def test_auto_archive_after_inactivity(fake_discord: FakeDiscord) -> None:
 
 
 async def test_deleted_thread_is_an_unknown_channel(fake_discord: FakeDiscord) -> None:
-    w, seen = world(fake_discord), Seen()
-    bot = make_bot(seen)
-    async with fake_discord.run_client(bot):
+    async with running(fake_discord) as (w, seen, bot):
         opening, thread = await start(bot, w)
         fthread = fake_discord.channels[thread.id]
         mod = fake_discord.add_user("Mod")
@@ -282,6 +275,138 @@ async def test_deleted_thread_is_an_unknown_channel(fake_discord: FakeDiscord) -
         assert fake_discord.thread_of(fake_discord.message(opening.id)) is None
         with pytest.raises(LookupError):
             await fake_discord.slash(w.ana, fthread, "where")
-        # The message may start a thread again.
+        # Discord's docs do not say whether the message may start a thread again: both ways.
+        fake_discord.thread_again_after_delete = False
+        with pytest.raises(discord.HTTPException) as err:
+            await opening.create_thread(name="Day one, again")
+        assert err.value.code == 160004
+        fake_discord.thread_again_after_delete = True
         again = await opening.create_thread(name="Day one, again")
-        assert again.id == opening.id
+        assert again.id == opening.id and not fake_discord.channels[again.id].deleted
+
+
+async def test_thread_members(fake_discord: FakeDiscord) -> None:
+    async with running(fake_discord) as (w, _seen, bot):
+        _, thread = await start(bot, w)
+        fthread = fake_discord.channels[thread.id]
+        assert set(fthread.members) == {bot.user.id}  # the starter is a member
+        await thread.add_user(discord.Object(w.ana.id))
+        assert w.ana.id in fthread.members
+        listed = await thread.fetch_members()
+        assert {m.id for m in listed} == {bot.user.id, w.ana.id}
+        member = await thread.fetch_member(w.ana.id)
+        assert member.thread_id == thread.id
+        with pytest.raises(discord.Forbidden):  # a public thread: MANAGE_THREADS needed
+            await thread.remove_user(discord.Object(w.ana.id))
+        await fake_discord.set_permissions(w.general, fake_discord.bot_user, allow=MANAGE_THREADS)
+        await thread.remove_user(discord.Object(w.ana.id))
+        assert w.ana.id not in fthread.members
+        with pytest.raises(discord.NotFound) as err:
+            await thread.fetch_member(w.ana.id)
+        assert err.value.code == 10007
+        # A ping in the thread adds the colleague it pinged (not one a mention spared).
+        await thread.send(
+            f"{w.ben.mention} and {w.ana.mention}",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(w.ben.id)]),
+        )
+        assert w.ben.id in fthread.members and w.ana.id not in fthread.members
+        # A colleague who writes there joins it.
+        await fake_discord.post_message(w.ana, fthread, "hello")
+        assert w.ana.id in fthread.members
+        await thread.leave()
+        assert bot.user.id not in fthread.members
+        await thread.join()
+        assert bot.user.id in fthread.members
+        await fake_discord.wait_for(lambda: bot.get_channel(thread.id).me is not None)  # type: ignore[union-attr]
+
+
+async def test_members_cannot_be_added_to_an_archived_thread(fake_discord: FakeDiscord) -> None:
+    async with running(fake_discord) as (w, _seen, bot):
+        opening, thread = await start(bot, w)
+        await fake_discord.archive_thread(fake_discord.channels[thread.id])
+        with pytest.raises(discord.HTTPException) as err:
+            await thread.add_user(discord.Object(w.ana.id))
+        assert err.value.code == 50083
+        # Nor edits of its messages; a post (it is not locked) unarchives it.
+        await thread.send("unarchives it")
+        sent = fake_discord.last_message(fake_discord.channels[thread.id])
+        assert sent is not None and sent.content == "unarchives it"
+        await fake_discord.archive_thread(fake_discord.channels[thread.id])
+        partial = thread.get_partial_message(sent.id)
+        with pytest.raises(discord.HTTPException) as err:
+            await partial.edit(content="edited")
+        assert err.value.code == 50083
+        assert opening.id == thread.id
+
+
+async def test_a_locked_thread_refuses_the_bot_without_manage_threads(
+    fake_discord: FakeDiscord,
+) -> None:
+    async with running(fake_discord) as (w, _seen, bot):
+        _, thread = await start(bot, w)
+        fthread = fake_discord.channels[thread.id]
+        await fake_discord.lock_thread(fthread)
+        with pytest.raises(discord.HTTPException) as err:
+            await thread.send("locked")
+        assert err.value.code == 160005
+        with pytest.raises(discord.Forbidden):
+            await thread.edit(archived=False, locked=False)
+        with pytest.raises(PermissionError):
+            await fake_discord.post_message(w.ana, fthread, "me neither")
+
+
+async def test_private_thread_without_a_message(fake_discord: FakeDiscord) -> None:
+    async with running(fake_discord) as (w, _seen, bot):
+        channel = bot.get_channel(w.general.id)
+        assert isinstance(channel, discord.TextChannel)
+        thread = await channel.create_thread(name="Committee")
+        assert thread.type is discord.ChannelType.private_thread
+        public = await channel.create_thread(name="Open", type=discord.ChannelType.public_thread)
+        assert public.type is discord.ChannelType.public_thread
+        fthread = fake_discord.channels[thread.id]
+        with pytest.raises(PermissionError):  # Ana was not invited
+            await fake_discord.post_message(w.ana, fthread, "let me in")
+        await thread.add_user(discord.Object(w.ana.id))
+        await fake_discord.post_message(w.ana, fthread, "thanks")
+        await fake_discord.deny_bot(w.general, 1 << 36)  # CREATE_PRIVATE_THREADS
+        with pytest.raises(discord.Forbidden):
+            await channel.create_thread(name="Another")
+
+
+async def test_bot_deletes_and_edits_threads_as_discord_allows(fake_discord: FakeDiscord) -> None:
+    async with running(fake_discord) as (w, _seen, bot):
+        _, thread = await start(bot, w)
+        renamed = await thread.edit(name="Day one (closed)", auto_archive_duration=60)
+        assert renamed.name == "Day one (closed)" and renamed.auto_archive_duration == 60
+        with pytest.raises(discord.Forbidden):  # deleting needs MANAGE_THREADS
+            await thread.delete()
+        someone = fake_discord.add_user("Someone")
+        fake_discord.add_member(w.guild, someone)
+        theirs = await fake_discord.start_thread(someone, await w_post(fake_discord, w), "Theirs")
+        their_thread = bot.get_channel(theirs.id) or await bot.fetch_channel(theirs.id)
+        assert isinstance(their_thread, discord.Thread)
+        with pytest.raises(discord.Forbidden):  # another's thread, without MANAGE_THREADS
+            await their_thread.edit(name="mine now")
+        await fake_discord.set_permissions(w.general, fake_discord.bot_user, allow=MANAGE_THREADS)
+        await thread.delete()
+        assert fake_discord.channels[thread.id].deleted
+        archived = await their_thread.edit(archived=True, locked=True)
+        assert archived.locked and archived.archived
+        listed = [t async for t in bot.get_channel(w.general.id).archived_threads()]  # type: ignore[union-attr]
+        assert [t.id for t in listed] == [theirs.id]
+
+
+async def w_post(fake: FakeDiscord, w: World) -> Any:
+    return await fake.post_message(w.ana, w.general, "a colleague's message")
+
+
+async def test_a_restarted_bot_knows_the_active_threads(fake_discord: FakeDiscord) -> None:
+    async with running(fake_discord) as (w, _seen, bot):
+        _, thread = await start(bot, w)
+        _, old = await start(bot, w, "Yesterday")
+        await old.edit(archived=True)
+    again = make_bot(Seen())
+    async with fake_discord.run_client(again):  # GUILD_CREATE lists the active threads
+        cached = again.get_channel(thread.id)
+        assert isinstance(cached, discord.Thread) and cached.me is not None
+        assert again.get_channel(old.id) is None

@@ -252,3 +252,40 @@ async def test_a_language_switch_reaches_the_view_side_by_side_and_times_read_in
             heart = article.locator(".emoji-char").last
             assert await heart.inner_text() == "♥"
         assert not page.errors
+
+
+async def test_a_thread_opens_from_its_chip_and_commands_go_there(
+    sandbox: Sandbox, browser: Any, tmp_path: Path
+) -> None:
+    fake = sandbox.page.fake
+    page = await open_page(sandbox, browser, "Ana", "Bob")
+    bob_general = await page.tab("Bob", "general")
+    ana = fake.users[int(sandbox.user("Ana"))]
+    opening = await fake.post_message(ana, fake.general(), "Who plays today?")
+    thread = await fake.start_thread(ana, opening, "Späye · Monday")
+    await fake.post_message(ana, thread, "me, in the thread")
+    chip = bob_general.locator(".thread-chip").filter(has_text="Späye · Monday")
+    await chip.filter(has_text="1 message").wait_for()
+    # Listed under #general, as Discord's channel list shows it.
+    tabs = page.view("Bob").locator(".tab")
+    names = [t.strip() for t in await tabs.all_inner_texts()][:2]
+    assert names[0] == "# general" and names[1].startswith("↳ Späye · Monday")  # + unread
+    await chip.click()
+    view = page.view("Bob")
+    await view.locator(".channel-title").filter(has_text="Späye · Monday").wait_for()
+    # Opened beside #general, as Discord's thread panel.
+    shown = view.locator(".channel-messages.thread-panel:not([hidden])")
+    await shown.locator(ARTICLE).filter(has_text="me, in the thread").wait_for()
+    beside = view.locator(".channel-messages.parent-panel:not([hidden])")
+    await beside.locator(".thread-chip").wait_for()
+    await page.slash("Bob", "help")
+    await shown.locator(f"{ARTICLE}.ephemeral").first.wait_for()
+    answers = [m for m in fake.messages.values() if m.channel is thread and m.ephemeral]
+    assert answers and answers[0].visible_to is fake.users[int(sandbox.user("Bob"))]
+    await page.page.screenshot(path=str(tmp_path / "thread.png"))
+    # A moderator archives it: the header and the chip say so.
+    await fake.archive_thread(thread)
+    await view.locator(".channel-topic").filter(has_text="Archived thread").wait_for()
+    await (await page.tab("Bob", "general")).locator(".thread-chip.archived").wait_for()
+    await page.page.screenshot(path=str(tmp_path / "thread-archived.png"))
+    assert not page.errors

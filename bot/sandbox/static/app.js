@@ -258,6 +258,7 @@ class View {
     if (frame.t === "clock") return setClock(frame.clock);
     if (frame.t === "play") return showPlay(frame);
     if (frame.t === "locale") return this.setLocale(frame.locale, frame.commands);
+    if (frame.t === "channels") return this.setChannels(frame.channels);
     if (frame.t === "users") {
       state.users = frame.users;
       renderUserPickers();
@@ -294,14 +295,7 @@ class View {
     this.locale = frame.locale;
     this.root.dataset.locale = frame.locale;
     this.messages.replaceChildren();
-    for (const ch of this.channels) {
-      const list = el("div", { class: "channel-messages", "data-channel": ch.id });
-      list.hidden = true;
-      list.append(el("div", { class: "empty" }, ch.kind === "dm"
-        ? `Your direct messages with ${ch.name}: private hands, challenges and titles arrive here. Commands work here too.`
-        : `This is the start of #${ch.name}. Type / in the box below for the bot's commands (try /help).`));
-      this.messages.append(list);
-    }
+    for (const ch of this.channels) this.ensureList(ch.id);
     renderUserPickers();
     this.renderTabs();
     this.show(this.channel && this.channels.some((c) => c.id === this.channel) ? this.channel : this.channels[0].id);
@@ -312,21 +306,55 @@ class View {
     return this.messages.querySelector(`.channel-messages[data-channel="${channelId}"]`);
   }
 
+  // The message list of a channel or thread (made hidden when first needed: a thread's
+  // messages may arrive just before the channel list that names it).
+  ensureList(channelId) {
+    let list = this.list(channelId);
+    if (list) return list;
+    list = el("div", { class: "channel-messages", "data-channel": channelId });
+    list.hidden = channelId !== this.channel;
+    const ch = this.channels.find((c) => c.id === channelId);
+    const text = !ch ? ""
+      : ch.kind === "dm" ? `Your direct messages with ${ch.name}: private hands, challenges and titles arrive here. Commands work here too.`
+      : ch.kind === "thread" ? `This is the start of the thread ${ch.name}, under #${ch.parent_name}. Commands typed here are used in the thread.`
+      : `This is the start of #${ch.name}. Type / in the box below for the bot's commands (try /help).`;
+    list.append(el("div", { class: "empty" }, text));
+    this.messages.append(list);
+    return list;
+  }
+
+  // Threads were started, archived, renamed or deleted: the tabs follow; an open thread
+  // that is gone (deleted) gives way to its channel.
+  setChannels(channels) {
+    const open = this.channels.find((c) => c.id === this.channel);
+    this.channels = channels;
+    for (const ch of channels) {
+      const list = this.ensureList(ch.id);
+      const empty = list.querySelector(".empty");
+      if (empty && ch.kind === "thread") empty.textContent = `This is the start of the thread ${ch.name}, under #${ch.parent_name}. Commands typed here are used in the thread.`;
+    }
+    if (!channels.some((c) => c.id === this.channel)) {
+      const back = open && open.parent && channels.some((c) => c.id === open.parent) ? open.parent : channels[0].id;
+      return this.show(back);
+    }
+    this.renderTabs();
+    this.showHead();
+  }
   apply(item) {
     if (item.t === "del") {
       const old = this.root.querySelector(`#m-${item.id}`);
       if (old) old.remove();
       return;
     }
-    const list = this.list(item.channel);
-    if (!list) return;
+    const list = this.ensureList(item.channel);
     const tpl = document.createElement("template");
     tpl.innerHTML = item.html;
     const node = tpl.content.firstElementChild;
     formatTimes(node, this.locale);
     emojiText(node);
     const old = list.querySelector(`#m-${item.id}`);
-    const stick = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < 80;
+    const scroller = this.scroller(list);
+    const stick = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
     if (old) {
       if (old.classList.contains("dismissed")) node.classList.add("dismissed");
       old.replaceWith(node);
@@ -338,23 +366,37 @@ class View {
         before = child;
       }
       list.insertBefore(node, before);
-      if (item.channel !== this.channel) {
+      if (list.hidden) {
         this.unread[item.channel] = (this.unread[item.channel] || 0) + 1;
         this.renderTabs();
       }
     }
     node.classList.add("fresh");
     setTimeout(() => node.classList.remove("fresh"), 600);
-    if (stick || item.channel === this.channel && !old) this.messages.scrollTop = this.messages.scrollHeight;
+    if (!list.hidden && (stick || item.channel === this.channel && !old)) scroller.scrollTop = scroller.scrollHeight;
+  }
+
+  // What scrolls a channel's list: the view's message area, or the list itself when a
+  // thread is open beside its channel (each side scrolls on its own).
+  scroller(list) {
+    return this.root.classList.contains("with-thread") ? list : this.messages;
   }
 
   renderTabs() {
     const tabs = this.root.querySelector(".tabs");
     tabs.replaceChildren();
     for (const ch of this.channels) {
-      const label = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
+      // As in Discord's channel list: active threads under their channel; an archived one
+      // only while it is open (its starter message's chip opens it).
+      if (ch.kind === "thread" && ch.archived && ch.id !== this.channel && !this.unread[ch.id]) continue;
+      const label = ch.kind === "dm" ? `@ ${ch.name}` : ch.kind === "thread" ? `↳ ${ch.name}` : `# ${ch.name}`;
       const tab = el("button", { type: "button", class: "tab", "data-channel": ch.id, role: "tab" }, label);
       if (ch.kind === "dm") tab.title = "Direct messages with the bot";
+      if (ch.kind === "thread") {
+        tab.classList.add("thread-tab");
+        tab.classList.toggle("archived", ch.archived);
+        tab.title = `Thread in #${ch.parent_name}${ch.archived ? " (archived)" : ""}${ch.locked ? " (locked)" : ""}`;
+      }
       tab.setAttribute("aria-selected", String(ch.id === this.channel));
       const n = this.unread[ch.id];
       if (n) tab.append(el("span", { class: "badge" }, String(n)));
@@ -362,17 +404,48 @@ class View {
     }
   }
 
+  // Show a channel; a thread opens beside its channel, as Discord's panel does (the
+  // command box then writes in the thread; the channel's tab or × closes the panel).
   show(channelId) {
     this.channel = channelId;
     delete this.unread[channelId];
-    for (const list of this.messages.children) list.hidden = list.dataset.channel !== channelId;
     const ch = this.channels.find((c) => c.id === channelId);
-    this.root.querySelector(".channel-title").textContent = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
-    this.root.querySelector(".channel-topic").textContent = ch.kind === "dm" ? "Direct messages: only you and the bot see them" : (ch.topic || "");
-    this.root.querySelector(".cmd-input").placeholder = ch.kind === "dm" ? `Message @${ch.name}: type / for a command` : `Message #${ch.name}: type / for a command`;
+    const parent = ch && ch.kind === "thread" && this.list(ch.parent) ? ch.parent : null;
+    this.root.classList.toggle("with-thread", parent !== null);
+    for (const list of this.messages.children) {
+      const id = list.dataset.channel;
+      list.hidden = id !== channelId && id !== parent;
+      list.classList.toggle("thread-panel", parent !== null && id === channelId);
+      list.classList.toggle("parent-panel", parent !== null && id === parent);
+      if (parent !== null && !list.hidden) list.scrollTop = list.scrollHeight;
+    }
+    if (parent !== null) delete this.unread[parent];
+    this.showHead();
     this.renderTabs();
     this.clearCommand();
     this.messages.scrollTop = this.messages.scrollHeight;
+  }
+
+  showHead() {
+    const ch = this.channels.find((c) => c.id === this.channel);
+    if (!ch) return;
+    const head = this.root.querySelector(".channel-head");
+    head.classList.toggle("archived", Boolean(ch.archived));
+    const title = this.root.querySelector(".channel-title");
+    const topic = this.root.querySelector(".channel-topic");
+    const input = this.root.querySelector(".cmd-input");
+    if (ch.kind === "thread") {
+      const close = el("button", { type: "button", class: "icon-btn close-thread", "data-channel": ch.parent, title: "Close the thread", "aria-label": "Close the thread" }, "×");
+      title.replaceChildren(el("a", { class: "thread-parent", href: "#", "data-channel": ch.parent }, `# ${ch.parent_name}`), ` › ${ch.name}`, close);
+      topic.textContent = ch.archived && ch.locked ? "Archived and locked thread: nothing can be sent here"
+        : ch.archived ? "Archived thread: a command or a click here reopens it"
+        : ch.locked ? "Locked thread: only moderators send here" : "Thread";
+      input.placeholder = `Message ${ch.name}: type / for a command`;
+      return;
+    }
+    title.textContent = ch.kind === "dm" ? `@ ${ch.name}` : `# ${ch.name}`;
+    topic.textContent = ch.kind === "dm" ? "Direct messages: only you and the bot see them" : (ch.topic || "");
+    input.placeholder = ch.kind === "dm" ? `Message @${ch.name}: type / for a command` : `Message #${ch.name}: type / for a command`;
   }
 
   get channelKind() {
@@ -440,7 +513,8 @@ class View {
   // -- the command box ------------------------------------------------------------------
 
   menu() {
-    return this.commands[this.channelKind] || [];
+    const kind = this.channelKind === "thread" ? "text" : this.channelKind;  // a thread is in the server
+    return this.commands[kind] || [];
   }
 
   // The command list for what is typed ("/" and the start of a command); ``open`` shows it
@@ -588,6 +662,13 @@ class View {
       const target = event.target;
       const tab = target.closest(".tab");
       if (tab) return this.show(tab.dataset.channel);
+      const parent = target.closest("a.thread-parent, .close-thread");
+      if (parent) { event.preventDefault(); return this.show(parent.dataset.channel); }
+      const chip = target.closest("[data-action=open-thread]");
+      if (chip) {
+        if (this.channels.some((c) => c.id === chip.dataset.channel)) return this.show(chip.dataset.channel);
+        return this.flagMessage(chip.closest("article.msg"), "You cannot see this thread");
+      }
       const jump = target.closest("a.jump");
       if (jump) {
         event.preventDefault();
