@@ -40,7 +40,7 @@ from cogs.spaye._opening import open_spaye
 from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings
 from cogs.spaye._settings import config_commands, config_fields
 from cogs.spaye._table import SpayeTable
-from cogs.spaye._thread import start_thread
+from cogs.spaye._thread import settled_place, start_thread
 from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
 
 if TYPE_CHECKING:
@@ -332,7 +332,7 @@ class SpayeCog(commands.Cog, name="Späye"):
         """``None`` when ``/daye`` is used where the day is played (its thread, or any
         channel for a day played in the channel); else the catalog key of the private
         answer: another day's thread, another thread, or a channel."""
-        stored = await self.bot.store.games.require(game_id)
+        stored = await settled_place(self.bot, game_id)  # a day just opened: its thread
         thread_id = stored.meta.get("thread_id")
         here = interaction.channel_id
         if not isinstance(thread_id, int) or here == thread_id:

@@ -27,7 +27,7 @@ from cogs.spaye import _render as render
 from cogs.spaye._closing import schedule_closing
 from cogs.spaye._month import month_names
 from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings, wall_instant
-from cogs.spaye._thread import start_thread
+from cogs.spaye._thread import THREAD_PENDING, start_thread
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -115,6 +115,9 @@ async def open_spaye(
     meta = day_meta(today, names)
     if opener is not None:
         meta["opener"] = str(opener.id)  # the board names who opened the day
+    settings = await guild_settings(bot, guild_id)
+    # the thread is started once the opening message is posted: until then /daye waits
+    meta["thread_id"] = THREAD_PENDING if settings.spaye.day_place == "thread" else None
     game_id: int = await bot.store.days.open_day(guild_id, today, channel_id, game, meta)
     await schedule_closing(bot, guild_id, today, game_id)
     return game_id, game
@@ -130,6 +133,7 @@ async def announce_day(bot: GamenightBot, game_id: int) -> None:
         board = await channel.send(render.opened(None, stored.game.public_view(), settings.locale))
     except discord.HTTPException:
         log.warning("could not announce an automatic opening", extra={"game_id": game_id})
+        await bot.store.games.update_meta(game_id, {"thread_id": None})  # played in the channel
         return
     await start_thread(bot, game_id, board.id, settings)
 

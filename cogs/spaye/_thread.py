@@ -25,6 +25,7 @@ the bot may no longer post in falls back to the channel.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable
 from datetime import date
@@ -63,6 +64,10 @@ log = logging.getLogger("gamenight.spaye.thread")
 ARCHIVE_MINUTES: Final = 1440
 """The thread's auto-archive: 24 hours without a message."""
 UNKNOWN_CHANNEL: Final = 10003
+THREAD_PENDING: Final = "pending"
+"""``meta["thread_id"]`` of a day whose opening message is not posted yet (its thread is
+started from it): ``/daye`` waits for it, up to :data:`PENDING_WAIT` seconds."""
+PENDING_WAIT: Final = 5.0
 
 
 def day_posts(bot: GamenightBot, game_id: int) -> Sequencer:
@@ -88,6 +93,17 @@ def jump(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
 def thread_of(stored: StoredGame) -> int | None:
     found = stored.meta.get("thread_id")
     return found if isinstance(found, int) else None
+
+
+async def settled_place(bot: GamenightBot, game_id: int) -> StoredGame:
+    """The day once its thread is started (or given up), waiting for a day just opened."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PENDING_WAIT
+    stored = await bot.store.games.require(game_id)
+    while stored.meta.get("thread_id") == THREAD_PENDING and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+        stored = await bot.store.games.require(game_id)
+    return stored
 
 
 def posts_to(stored: StoredGame) -> int:
