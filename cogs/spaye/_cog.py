@@ -27,6 +27,7 @@ from bot.i18n import Lang, locale_for_user, t
 from bot.storage import (
     DayAlreadyOpened,
     PlayerResult,
+    SpayeDay,
     StoredGame,
     default_results,
 )
@@ -216,17 +217,28 @@ class SpayeCog(commands.Cog, name="Späye"):
         if named is None:
             return
         async with auto_defer(interaction):
-            settings = await guild_settings(self.bot, guild)
-            day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
-            if day is None:
-                await say(interaction, t("spaye.daye.no_day", locale))
+            found = await self.running_day(interaction, guild, locale)
+            if found is None:
                 return
-            if day.status != "active":
-                status = render.status_name(day.status, locale)
-                await say(interaction, t("spaye.daye.day_over", locale, status=status))
-                return
+            settings, day = found
             self.table.note_names(day.game_id, interaction.user)
             await self.table.propose(interaction, day.game_id, named, settings)
+
+    async def running_day(
+        self, interaction: discord.Interaction[Any], guild: discord.Guild, locale: Lang
+    ) -> tuple[SpayeGuild, SpayeDay] | None:
+        """The guild's settings and today's running Späye; else ``None``, the member told
+        privately that there is none or that it is over."""
+        settings = await guild_settings(self.bot, guild)
+        day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
+        if day is None:
+            await say(interaction, t("spaye.daye.no_day", locale))
+            return None
+        if day.status != "active":
+            status = render.status_name(day.status, locale)
+            await say(interaction, t("spaye.daye.day_over", locale, status=status))
+            return None
+        return settings, day
 
     @spaye.command(
         name=_("board", key="spaye.cmd.board.name"),
@@ -311,15 +323,10 @@ class SpayeCog(commands.Cog, name="Späye"):
         if refusal is not None:
             await say(interaction, refusal)
             return
-        settings = await guild_settings(self.bot, guild)
-        day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
-        if day is None:
-            await say(interaction, t("spaye.daye.no_day", locale))
+        found = await self.running_day(interaction, guild, locale)
+        if found is None:
             return
-        if day.status != "active":
-            status = render.status_name(day.status, locale)
-            await say(interaction, t("spaye.daye.day_over", locale, status=status))
-            return
+        settings, day = found
         away = await self.away_from_thread(interaction, day.game_id)
         async with auto_defer(interaction, ephemeral=away is not None):
             self.table.note_names(day.game_id, interaction.user, *picked)
