@@ -11,7 +11,8 @@ the order of their *tickets*:
 - :meth:`Sequencer.post` gives a ticket its call (it is sent once every earlier ticket was
   sent or skipped), :meth:`Sequencer.skip` gives it up (the move posts nothing after all).
   A ticket neither posted nor skipped within ``hold`` seconds is skipped, so that one lost
-  caller never stops the channel.
+  caller never stops the channel; its call, if it comes after all, is sent last (late,
+  never lost).
 - :meth:`Sequencer.drained` waits until every ticket up to one was dealt with: the closing
   of a day takes its ticket after its own save, so it waits for the day's last result.
 
@@ -58,6 +59,8 @@ class Sequencer:
         """Every ticket below this was sent or skipped."""
         self._calls: dict[int, Any] = {}
         self._results: dict[int, asyncio.Future[Any]] = {}
+        self._skipped: set[int] = set()
+        """Tickets given up: a call that comes for one after all is sent last."""
         self._changed = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
         self.sent = 0
@@ -77,8 +80,13 @@ class Sequencer:
     def post(self, ticket: int, send: Send) -> asyncio.Future[Any]:
         """Send ``send()`` in its turn; the future has its result (or its exception)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        if ticket < self._done or ticket in self._calls:
-            future.set_exception(ValueError(f"ticket {ticket} was already dealt with"))
+        if ticket in self._skipped:
+            # its hold ran out (or skip() was called): sent last, never lost
+            self._skipped.discard(ticket)
+            log.warning("a post came after its turn: sent last", extra={"channel": self.name})
+            ticket = self.take()
+        elif ticket < self._done or ticket in self._calls:
+            future.set_exception(ValueError(f"ticket {ticket} was already posted"))
             return future
         self._calls[ticket] = send
         self._results[ticket] = future
@@ -90,6 +98,7 @@ class Sequencer:
         """The ticket posts nothing."""
         if ticket >= self._done and ticket not in self._calls:
             self._calls[ticket] = _SKIP
+            self._skipped.add(ticket)
             self._changed.set()
 
     async def send(self, send: Send) -> Any:
@@ -121,6 +130,7 @@ class Sequencer:
                     if ticket not in self._calls:
                         log.warning("a post never came: skipped", extra={"channel": self.name})
                         self._calls[ticket] = _SKIP
+                        self._skipped.add(ticket)
                 call = self._calls.pop(ticket)
                 future = self._results.pop(ticket, None)
                 if call is not _SKIP:

@@ -63,12 +63,14 @@ def test_calls_go_out_in_ticket_order_one_at_a_time(plan: list[tuple[float, bool
     assert most <= 1
 
 
-async def test_a_lost_ticket_is_skipped_after_its_hold() -> None:
+async def test_a_lost_ticket_is_skipped_after_its_hold_and_sent_last_if_it_comes() -> None:
     seq = Sequencer(hold=0.05)
+    sent: list[str] = []
     lost = seq.take()
     later = seq.take()
-    assert await seq.post(later, _value("later")) == "later"
-    assert lost == 0
+    assert await seq.post(later, _noted(sent, "later")) == "later"
+    assert await seq.post(lost, _noted(sent, "lost")) == "lost"  # late, not lost
+    assert sent == ["later", "lost"]
 
 
 async def test_a_failed_call_is_told_and_the_next_goes() -> None:
@@ -97,6 +99,14 @@ async def test_drained_waits_for_every_earlier_ticket() -> None:
     seq.skip(closing)
     await asyncio.wait_for(seq.drained(), 1)
     assert seq.idle
+
+
+def _noted(sent: list[str], x: str):  # type: ignore[no-untyped-def]
+    async def send() -> str:
+        sent.append(x)
+        return x
+
+    return send
 
 
 async def test_a_ticket_is_dealt_with_once() -> None:
