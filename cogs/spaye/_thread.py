@@ -278,7 +278,11 @@ def refresh_board(bot: GamenightBot, stored: StoredGame) -> None:
     message = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
 
     async def send() -> None:
-        locale = (await guild_settings(bot, stored.guild_id)).locale
+        try:
+            locale = (await guild_settings(bot, stored.guild_id)).locale
+        except Exception:  # the database went away (a shutdown): the next move redraws it
+            log.warning("could not redraw the day's board", extra={"game_id": stored.id})
+            return
         content, embed = board_text(stored, locale), board_embed(stored, locale)
         await message.get_partial_message(board).edit(
             content=content, embed=embed, allowed_mentions=discord.AllowedMentions.none()
