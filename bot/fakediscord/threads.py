@@ -107,10 +107,21 @@ class ThreadsMixin:
 
     # ------------------------------------------------------------------ time
 
+    #: A clock (anything with ``now()`` giving an aware datetime, as ``bot.clock``'s) the
+    #: fake's wall clock follows instead of the real time (``follow_clock``).
+    wall_clock: Any = None
+
     def discord_now(self) -> float:
         """Discord's wall clock (epoch seconds): message times, thread activity and archiving.
-        The real time plus ``clock_offset``; the sandbox follows its own clock."""
-        return time.time() + self.clock_offset
+        The real time (or the clock given to ``follow_clock``) plus ``clock_offset``; the
+        sandbox follows its own clock."""
+        base = time.time() if self.wall_clock is None else self.wall_clock.now().timestamp()
+        return base + self.clock_offset
+
+    def follow_clock(self, clock: Any) -> None:
+        """Make the fake's wall clock the bot's (a test's ``FakeClock``): moving it moves
+        Discord's time too, and idle threads archive at the next request or user action."""
+        self.wall_clock = clock
 
     async def sweep_threads(self) -> list[FakeChannel]:
         """Archive the threads idle for their ``auto_archive_duration`` (THREAD_UPDATE each),

@@ -7,12 +7,14 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 import pytest
 from discord.ext import commands
 
+from bot.clock import FakeClock
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from bot.fakediscord.models import (
     CREATE_PUBLIC_THREADS,
@@ -410,3 +412,19 @@ async def test_a_restarted_bot_knows_the_active_threads(fake_discord: FakeDiscor
         cached = again.get_channel(thread.id)
         assert isinstance(cached, discord.Thread) and cached.me is not None
         assert again.get_channel(old.id) is None
+
+
+async def test_the_fake_can_follow_the_bots_clock(fake_discord: FakeDiscord) -> None:
+    clock = FakeClock(datetime(2026, 11, 30, 8, 0, tzinfo=UTC))
+    fake_discord.follow_clock(clock)
+    async with running(fake_discord) as (w, seen, bot):
+        _, thread = await start(bot, w)
+        fthread = fake_discord.channels[thread.id]
+        assert fthread.create_timestamp == clock.now().timestamp()
+        clock.advance(hours=24)
+        # The next request finds the thread idle for a day: archived, then reopened by it.
+        await thread.send("a day later")
+        await fake_discord.wait_for(lambda: [t.archived for t in seen.updated] == [True])
+        await fake_discord.wait_for(lambda: bot.get_channel(thread.id) is not None)  # back
+        assert not fthread.archived
+        assert fake_discord.last_message(fthread).created_at == clock.now().timestamp()  # type: ignore[union-attr]
