@@ -131,6 +131,9 @@ class SpayeCog(commands.Cog, name="Späye"):
         if guild is None or channel_id is None:
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
+        if isinstance(interaction.channel, discord.Thread):  # the day makes its own thread
+            await say(interaction, t("spaye.thread.start_in_thread", locale))
+            return
         if exercise is not None:
             exercise = await exercise_named(interaction, exercise, locale)
             if exercise is None:

@@ -242,3 +242,9 @@ async def test_daye_in_another_days_thread_or_another_thread(
         assert posted.ephemeral and "not in this thread" in posted.text
         assert (await p.invitation()).channel is today
         assert not fake.channel_messages(elsewhere) and not fake.channel_messages(random)[1:]
+
+        # a day is not opened in a thread (it makes its own)
+        clock.advance(timedelta(days=1))
+        refused = await fake.slash(ana, elsewhere, "spaye start", {})
+        assert refused.ephemeral and "fil" in refused.text  # Ana reads French
+        assert await bot.store.days.get(office.guild.id, TODAY + timedelta(days=2)) is None
