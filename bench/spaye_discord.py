@@ -6,8 +6,10 @@ tie, three nikäyes and their reinsertion, then the final of three), then played
 interactions: ``/daye``, Accept, Draw, Done (and Ask the committee / Approve for one
 exercise). The driver does not wait for quiet time (``settle=0``). Prints the median and
 99th percentile of the answer time (interaction dispatched -> its callback received by the
-fake) over every interaction, and how many there were; then how many new channel messages
-the day made per däye (the calm channel: the challenge and the reveal, nothing else).
+fake) over every interaction, and how many there were; then how many new messages the day
+made per däye in the day's thread (the challenge and the reveal, nothing else) and in the
+channel (the day's board). Discord's limits are all on: a record the thread's bucket holds
+back is waited for as long as a colleague would, not 5 s.
 
     python -m bench.spaye_discord [--days 3]
 """
@@ -53,7 +55,7 @@ async def settle_exercises(p: SpayeDriver, users: dict[str, FakeUser], asked: se
 async def play_day(p: SpayeDriver, users: list[FakeUser], day: date) -> int:
     """Play a whole day; returns its number of däyes."""
     by_id = {str(u.id): u for u in users}
-    await p.store_day(rounds_table(FULL_DAY_ROUNDS, FULL_DAY_FINAL, fillers=20), day=day)
+    await p.open_day(rounds_table(FULL_DAY_ROUNDS, FULL_DAY_FINAL, fillers=20), day=day)
     asked: set[int] = set()
     turn = 0
     while (await p.view())["table"] > 3:
@@ -87,7 +89,7 @@ async def run(days: int) -> None:
             for user in users:
                 fake.add_member(guild, user)
             async with fake.run_client(bot):
-                p = SpayeDriver(fake, bot, guild, channel, settle=0.0)
+                p = SpayeDriver(fake, bot, guild, channel, settle=0.0, wait=60.0)
                 started = time.perf_counter()
                 dayes = 0
                 for n in range(days):
@@ -97,12 +99,18 @@ async def run(days: int) -> None:
                 elapsed = time.perf_counter() - started
                 await asyncio.sleep(0.5)  # messages posted after the last answer
                 messages = len(fake.channel_messages(channel))
+                threads = fake.threads(channel)
+                in_threads = sum(len(fake.channel_messages(x)) for x in threads)
     finally:
         await fake.stop()
     every = [x for x in fake.answer_latencies if x is not None]
     print(f"{days} Späye day(s), {len(every)} interactions in {elapsed:.1f} s")
     print(f"answer time: {summary(every)}, max {max(every) * 1000:.1f} ms")
-    print(f"new channel messages: {messages} for {dayes} däyes, {messages / dayes:.2f} per däye")
+    print(
+        f"new messages in the days' threads: {in_threads} for {dayes} däyes,"
+        f" {in_threads / dayes:.2f} per däye ({len(threads)} thread(s));"
+        f" in the channel: {messages} ({messages / days:.1f} a day)"
+    )
     problems = fake.problems()
     if problems:
         print("fake Discord saw problems:", *problems, sep="\n  ")

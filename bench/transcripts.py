@@ -1,8 +1,11 @@
 """Whole games through the fake Discord, with the real bot, read from each player's side.
 
-Plays (a) a 4-player Papayoo game (default rounds; Dee's DMs closed unless ``--closed-dms``
-says otherwise) and (b) a Speahx game of ``--speahx-players`` colleagues, to its end or
-``--speahx-cap`` moves. Every move is what a person does: they look at their own messages
+Plays (``--games``, default all three) (a) a 4-player Papayoo game (default rounds; Dee's
+DMs closed unless ``--closed-dms`` says otherwise), (b) a Speahx game of
+``--speahx-players`` colleagues, to its end or ``--speahx-cap`` moves, and (c) a Späye day
+of 30 colleagues with every Discord limit on (:mod:`bench.spaye_day`: the bot's messages in
+the channel and in the day's thread, per däye, results out of order and after the closing,
+pings per colleague). Every move is what a person does: they look at their own messages
 (their hand by DM, or the copy "Show my hand" gave them when their DMs are closed, pressing
 it again only when that copy has no control for the decision), then press the card's button,
 or open a select and pick, turning pages when the move is on another one. Choices are random
@@ -53,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import bot.seated.start
+from bench.spaye_day import run_day
 from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.fakediscord import FakeDiscord, InteractionResult
@@ -744,15 +748,25 @@ async def run(args: argparse.Namespace) -> None:
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="gamenight-transcripts-"))
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        await papayoo(args, out, Path(tmp))
-        print()
-        await speahx(args, out, Path(tmp))
+        if "papayoo" in args.games:
+            await papayoo(args, out, Path(tmp))
+            print()
+        if "speahx" in args.games:
+            await speahx(args, out, Path(tmp))
+            print()
+        if "spaye" in args.games:
+            await run_day()  # every Discord limit on, whatever --limits says
     print(f"\ntranscripts: {out}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1, help="the deals and every choice")
+    parser.add_argument(
+        "--games",
+        default="papayoo,speahx,spaye",
+        help="comma-separated games to play (default: papayoo,speahx,spaye)",
+    )
     parser.add_argument("--speahx-players", type=int, default=10)
     parser.add_argument("--speahx-cap", type=int, default=2000, help="Speahx moves at most")
     parser.add_argument("--out", help="directory for the transcripts (default: a new temp dir)")
@@ -768,6 +782,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     args.closed_dms = {n.strip() for n in args.closed_dms.split(",") if n.strip()}
+    args.games = {g.strip() for g in args.games.split(",") if g.strip()}
     SeatedCog.TABLE_EDIT_INTERVAL = args.table_interval
     seed = args.seed
     bot.seated.start.new_seed = lambda: seed

@@ -45,13 +45,15 @@ from discord import app_commands
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot.budget import RestBudget
+from bot.budget import Priority, RestBudget
 from bot.clock import Clock, SystemClock
 from bot.emojis import CardEmojis
 from bot.extensions import discover_cogs
 from bot.i18n import GamenightTranslator
 from bot.limits import COMMANDS
 from bot.private import HandButton, PrivateMessenger
+from bot.seated.editor import MessageEditor
+from bot.sequencer import Sequencers
 from bot.settings import Settings
 from bot.storage import Database, GuildSettings, Store, make_database
 from bot.timers import TimerService, new_owner
@@ -88,6 +90,9 @@ FETCHED_GUILD_SECONDS = 3600.0
 BACKGROUND_SENDS = 16
 """Discord calls made at once for work nobody waits on (hands and tables kept up to date, a
 start's DMs): in a rush they queue behind this limit, and clicks are answered first."""
+BOARD_INTERVAL = 2.0
+"""Seconds between two edits of one board (a Späye day's): moves coming faster share the
+next edit."""
 
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
@@ -247,6 +252,12 @@ class GamenightBot(commands.Bot):
         self.background = asyncio.Semaphore(BACKGROUND_SENDS)
         self.card_emojis = CardEmojis()
         """The cards as application emojis, synced at start-up (``CARD_EMOJIS``)."""
+        self.boards = MessageEditor(min_interval=BOARD_INTERVAL, budget=self.budget)
+        """Coalesced edits of the messages kept up to date outside the seated kit (a Späye
+        day's board)."""
+        self.posts = Sequencers(level=Priority.UNBLOCK)
+        """Ordered posts, one sequencer per key (a Späye day's), kept while it has work: a
+        move's post takes its ticket right after its save (:mod:`bot.sequencer`)."""
         self.cog_modules: list[str] = list(cogs) if cogs is not None else discover_cogs()
         self.failed_cogs: list[str] = []
         self._catch_up: asyncio.Task[None] | None = None

@@ -22,6 +22,12 @@ field                        meaning                                            
                              Sunday
 ``open_channel_id``          where it opens (else the channel of the latest      ``None``
                              Späye)
+``day_place``                ``thread``: the day is played in a thread started   thread
+                             from its board; ``channel``: in the channel
+``thread_refused``           what Discord refused the last time a thread was     ``None``
+                             tried (``create`` or ``send``): the day fell back
+                             to the channel (``/config show`` says so)
+``thread_refused_channel``   the channel where it was refused                    ``None``
 ===========================  ==================================================  ==========
 
 Until schema version 5 the first five lived in ``guild_settings``; that migration copied
@@ -31,7 +37,7 @@ every server's values here.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -82,6 +88,9 @@ class SpayeSettings(BaseModel):
     open_time: str | None = None
     open_weekdays: tuple[int, ...] = WORKDAYS
     open_channel_id: int | None = None
+    day_place: Literal["thread", "channel"] = "thread"
+    thread_refused: Literal["create", "send"] | None = None
+    thread_refused_channel: int | None = None
 
     @field_validator("closing_time")
     @classmethod

@@ -266,7 +266,13 @@ class DayPlayer:
         options: dict[str, Any] = {"colleague": targets[0]}
         if final:
             options["colleague2"] = targets[1]
-        channel = self.fake.channels.get(stored.channel_id) or self.fake.general()
+        # where a colleague types it: the day's thread (its board links to it), else its channel
+        thread = stored.meta.get("thread_id")
+        channel = (
+            self.fake.channels.get(thread if isinstance(thread, int) else stored.channel_id)
+            or self.fake.channels.get(stored.channel_id)
+            or self.fake.general()
+        )
         await self._pace(by)
         result = await self.fake.slash(by, channel, "daye", options, timeout=self.timeout, settle=0)
         self._sent(by)

@@ -31,6 +31,7 @@ from bot.storage.models import ActOutcome
 from bot.text import clip
 from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings
 from cogs.spaye._render_month import month_label
+from cogs.spaye._thread import archive, day_posts, refresh_board, send_in_day
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -142,9 +143,13 @@ async def remind_timer(bot: GamenightBot, payload: dict[str, Any]) -> None:
         when=f"<t:{int(closing.timestamp())}:R>",
         table=table,
     )
-    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+
+    async def send() -> discord.Message:
+        none = discord.AllowedMentions.none()
+        return await send_in_day(bot, game_id, content=text, allowed_mentions=none)
+
     try:
-        await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        await day_posts(bot, game_id).send(send)  # in the day's thread, in its order
     except discord.HTTPException:
         log.warning("could not remind the channel", extra={"game_id": game_id})
 
@@ -210,10 +215,14 @@ async def close_day(bot: GamenightBot, game_id: int, day: date) -> StoredGame | 
     except GameNotFound:
         log.warning("closing a Späye that does not exist", extra={"game_id": game_id})
         return None
+    # the ticket right after the save: the closing is posted after the day's last result
+    ticket = day_posts(bot, game_id).take()
     stored, events = outcome
     log.info("Späye day closed", extra={"game_id": game_id, "status": stored.status})
-    await post_closing(bot, stored, events, day)
+    await post_closing(bot, stored, events, day, ticket)
     await bot.timers.cancel(post_key(game_id))
+    refresh_board(bot, stored)
+    await archive(bot, stored)
     bot.dispatch("spaye_day_closed", stored, events)
     return stored
 
@@ -228,18 +237,30 @@ async def closed_post_timer(bot: GamenightBot, payload: dict[str, Any]) -> None:
 
 
 async def post_closing(
-    bot: GamenightBot, stored: StoredGame, events: list[Event], day: date
+    bot: GamenightBot,
+    stored: StoredGame,
+    events: list[Event],
+    day: date,
+    ticket: int | None = None,
 ) -> None:
-    """Tell the game's channel the day closed (one message: the nonce names the closing)."""
+    """Tell the game's channel the day closed (one message: the nonce names the closing),
+    in ``ticket``'s turn among the day's posts (after its last result)."""
+    posts = day_posts(bot, stored.id)
     settings = await guild_settings(bot, stored.guild_id)
     text = closing_text(events, settings, day)
     if not text:
+        if ticket is not None:
+            posts.skip(ticket)
         return
-    try:
-        channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
-        await channel.send(
+    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+
+    async def send() -> discord.Message:
+        return await channel.send(
             text, nonce=f"gn-closed-{stored.id}", allowed_mentions=discord.AllowedMentions.none()
         )
+
+    try:
+        await (posts.send(send) if ticket is None else posts.post(ticket, send))
     except discord.HTTPException:
         log.warning(
             "could not tell the channel a Späye closed",

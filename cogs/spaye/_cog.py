@@ -27,6 +27,7 @@ from bot.i18n import Lang, locale_for_user, t
 from bot.storage import (
     DayAlreadyOpened,
     PlayerResult,
+    SpayeDay,
     StoredGame,
     default_results,
 )
@@ -40,12 +41,16 @@ from cogs.spaye._opening import open_spaye
 from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings
 from cogs.spaye._settings import config_commands, config_fields
 from cogs.spaye._table import SpayeTable
+from cogs.spaye._thread import settled_place, start_thread
 from cogs.spaye._views import KIND, MODAL_PREFIX, SpayeUserSelect
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
 
 log = logging.getLogger("gamenight.spaye")
+
+DAYS_LOOKED_BACK = 62
+"""Days whose threads ``/daye`` recognises as another day's (about two months)."""
 
 
 def spaye_results(stored: StoredGame) -> list[PlayerResult]:
@@ -126,6 +131,9 @@ class SpayeCog(commands.Cog, name="Späye"):
         if guild is None or channel_id is None:
             raise app_commands.NoPrivateMessage()
         locale = locale_for_user(interaction)
+        if isinstance(interaction.channel, discord.Thread):  # the day makes its own thread
+            await say(interaction, t("spaye.thread.start_in_thread", locale))
+            return
         if exercise is not None:
             exercise = await exercise_named(interaction, exercise, locale)
             if exercise is None:
@@ -142,7 +150,7 @@ class SpayeCog(commands.Cog, name="Späye"):
                 await say(interaction, closed_for_today(settings, today, locale))
                 return
             try:
-                _, game = await open_spaye(
+                game_id, game = await open_spaye(
                     self.bot,
                     guild.id,
                     channel_id,
@@ -158,7 +166,11 @@ class SpayeCog(commands.Cog, name="Späye"):
                 return
             public = settings.locale
             opener = str(interaction.user.id)
-            await respond(interaction, render.opened(opener, game.public_view(), public))
+            board = await respond(interaction, render.opened(opener, game.public_view(), public))
+            if board is None:
+                board = await interaction.original_response()
+        # the answer is the day's board; its thread is started from it
+        await start_thread(self.bot, game_id, board.id, settings)
 
     # -- /spaye status and /spaye board -------------------------------------------------------
 
@@ -208,17 +220,28 @@ class SpayeCog(commands.Cog, name="Späye"):
         if named is None:
             return
         async with auto_defer(interaction):
-            settings = await guild_settings(self.bot, guild)
-            day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
-            if day is None:
-                await say(interaction, t("spaye.daye.no_day", locale))
+            found = await self.running_day(interaction, guild, locale)
+            if found is None:
                 return
-            if day.status != "active":
-                status = render.status_name(day.status, locale)
-                await say(interaction, t("spaye.daye.day_over", locale, status=status))
-                return
+            settings, day = found
             self.table.note_names(day.game_id, interaction.user)
             await self.table.propose(interaction, day.game_id, named, settings)
+
+    async def running_day(
+        self, interaction: discord.Interaction[Any], guild: discord.Guild, locale: Lang
+    ) -> tuple[SpayeGuild, SpayeDay] | None:
+        """The guild's settings and today's running Späye; else ``None``, the member told
+        privately that there is none or that it is over."""
+        settings = await guild_settings(self.bot, guild)
+        day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
+        if day is None:
+            await say(interaction, t("spaye.daye.no_day", locale))
+            return None
+        if day.status != "active":
+            status = render.status_name(day.status, locale)
+            await say(interaction, t("spaye.daye.day_over", locale, status=status))
+            return None
+        return settings, day
 
     @spaye.command(
         name=_("board", key="spaye.cmd.board.name"),
@@ -303,18 +326,36 @@ class SpayeCog(commands.Cog, name="Späye"):
         if refusal is not None:
             await say(interaction, refusal)
             return
-        async with auto_defer(interaction):
-            settings = await guild_settings(self.bot, guild)
-            day = await self.bot.store.days.get(guild.id, settings.today(self.bot.clock.now()))
-            if day is None:
-                await say(interaction, t("spaye.daye.no_day", locale))
-                return
-            if day.status != "active":
-                status = render.status_name(day.status, locale)
-                await say(interaction, t("spaye.daye.day_over", locale, status=status))
-                return
+        found = await self.running_day(interaction, guild, locale)
+        if found is None:
+            return
+        settings, day = found
+        away = await self.away_from_thread(interaction, day.game_id)
+        async with auto_defer(interaction, ephemeral=away is not None):
             self.table.note_names(day.game_id, interaction.user, *picked)
-            await self.table.invite(interaction, day.game_id, [str(u.id) for u in picked], settings)
+            targets = [str(u.id) for u in picked]
+            await self.table.invite(interaction, day.game_id, targets, settings, away)
+
+    async def away_from_thread(
+        self, interaction: discord.Interaction[Any], game_id: int
+    ) -> str | None:
+        """``None`` when ``/daye`` is used where the day is played (its thread, or any
+        channel for a day played in the channel); else the catalog key of the private
+        answer: another day's thread, another thread, or a channel."""
+        stored = await settled_place(self.bot, game_id)  # a day just opened: its thread
+        thread_id = stored.meta.get("thread_id")
+        here = interaction.channel_id
+        if not isinstance(thread_id, int) or here == thread_id:
+            return None
+        channel = interaction.channel
+        if not isinstance(channel, discord.Thread):
+            return "spaye.thread.elsewhere"
+        days = await self.bot.store.games.find(
+            guild_id=stored.guild_id, kind=KIND, status=None, limit=DAYS_LOOKED_BACK
+        )
+        if any(d.meta.get("thread_id") == here for d in days):
+            return "spaye.thread.other_day"
+        return "spaye.thread.other_channel"
 
     # -- listeners ----------------------------------------------------------------------------
 

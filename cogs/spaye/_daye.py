@@ -19,6 +19,7 @@ from cogs.spaye import _render as render
 from cogs.spaye._click import EXPIRY_KIND, Click, clicked, expiry_key, is_bot
 from cogs.spaye._exercises import record_view
 from cogs.spaye._periods import SpayeGuild
+from cogs.spaye._thread import day_posts, jump
 from cogs.spaye._views import draw_view, invitation_view, parse_int, parse_pair, recruit_view
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ async def invite(
     stored: StoredGame,
     targets: Sequence[str],
     settings: SpayeGuild,
+    away: str | None = None,
 ) -> None:
     """The invitation and its expiry timer.
 
@@ -38,10 +40,13 @@ async def invite(
     (answers, draws, ties). Its mention pings the colleagues once; no DM repeats it. A
     recruit (after a tie that left 3 cards) is invited in a new message, which pings
     them and carries the final däye from then on; the recruiting menu is taken away.
+
+    ``away``: ``/daye`` was used outside the day's thread (the catalog key of the private
+    answer that says so): the invitation is posted in the thread (mentioned there, the
+    colleagues are added to it) and the member gets its link.
     """
     locale = locale_for_user(interaction)
     user = str(interaction.user.id)
-    public = settings.locale
     d = stored.game.public_view()["daye"]
     invite_no = int(stored.meta.get("invite", 0)) + 1
     recruiting = d is not None and d["recruiting"] and user in d["players"]
@@ -55,12 +60,35 @@ async def invite(
         action = {"type": "challenge", "targets": list(targets)}
     else:
         action = {"type": "challenge", "target": targets[0]}
-    meta = {"invite": invite_no, "invite_channel": interaction.channel_id}
+    meta = {"invite": invite_no, "invite_channel": None if away else interaction.channel_id}
     try:
         after, events = await table.act(stored, user, action, meta)
     except IllegalAction as err:
         await say(interaction, refusal(err, locale, render.format_param))
         return
+    ticket = table.ticket(after) if away else None  # right after the save: in its order
+    try:
+        await _invited(table, interaction, after, events, targets, settings, ticket, away)
+    except BaseException:
+        if ticket is not None:
+            day_posts(table.bot, after.id).skip(ticket)
+        raise
+
+
+async def _invited(
+    table: SpayeTable,
+    interaction: discord.Interaction[Any],
+    after: StoredGame,
+    events: Sequence[Event],
+    targets: Sequence[str],
+    settings: SpayeGuild,
+    ticket: int | None,
+    away: str | None,
+) -> None:
+    locale = locale_for_user(interaction)
+    user = str(interaction.user.id)
+    public = settings.locale
+    invite_no = int(after.meta.get("invite", 0))
     minutes = settings.spaye.challenge_expiry_minutes
     first = events[0]
     now = after.game.public_view()
@@ -81,12 +109,16 @@ async def invite(
         {"game_id": after.id, "invite": invite_no},
         key=expiry_key(after.id),
     )
-    await respond(
-        interaction,
-        text,
-        view=invitation_view(after.id, invite_no, public),
-        allowed_mentions=told,
-    )
+    buttons = invitation_view(after.id, invite_no, public)
+    if ticket is not None and away is not None:
+        message = await table.post(after, ticket, text, buttons, told)
+        await table.bot.store.games.update_meta(
+            after.id, {"daye_message": message.id, "invite_channel": message.channel.id}
+        )
+        link = jump(after.guild_id, message.channel.id, message.id)
+        await say(interaction, t(away, locale, link=link))
+        return
+    await respond(interaction, text, view=buttons, allowed_mentions=told)
     message = await interaction.original_response()
     await table.bot.store.games.update_meta(after.id, {"daye_message": message.id})
 
@@ -232,20 +264,24 @@ async def draw(table: SpayeTable, c: Click) -> None:
             c.interaction, text, view=draw_view(after.id, daye["number"], round_no, c.public)
         )
         return
-    await update_message(c.interaction, text, view=GameView())
-    await post_reveal(table, table.here(c), after, events, c.public)
+    ticket = table.ticket(after)  # right after the save: the record comes in its order
+    try:
+        await update_message(c.interaction, text, view=GameView())
+    finally:
+        await post_reveal(table, ticket, after, events, c.public)
 
 
 async def post_reveal(
     table: SpayeTable,
-    channel: discord.abc.Messageable,
+    ticket: int,
     stored: StoredGame,
     events: Sequence[Event],
     locale: Lang,
 ) -> None:
-    """The reveal as a new message (the record), carrying the buttons of the exercises it
-    set. Its text is kept in ``meta["records"]`` (merged in under the store's lock) so the
-    message can be redrawn as those exercises change."""
+    """The reveal as a new message in the day's thread (the record), in ``ticket``'s turn,
+    carrying the buttons of the exercises it set. Its text is kept in ``meta["records"]``
+    (merged in under the store's lock) so the message can be redrawn as those exercises
+    change."""
     reveal = [e for e in events if e["type"] == "reveal"][-1:]
     rest = [e for e in events if e["type"] in ("nikaye_reinserted", "daye_over")]
     text = render.reveal([*reveal, *rest], locale)
@@ -255,11 +291,14 @@ async def post_reveal(
     record["lines"] += [render.finished(e, locale) for e in events if e["type"] == "day_finished"]
     view = stored.game.public_view()
     owing = [e["player"] for e in events if e["type"] == "exercise_set"]
-    message = await channel.send(
+    message = await table.post(
+        stored,
+        ticket,
         render.record_text(record, view, locale),
-        view=record_view(stored, record, view, locale),
-        allowed_mentions=notify(*owing),  # who owes an exercise, not every name it shows
+        record_view(stored, record, view, locale),
+        notify(*owing),  # who owes an exercise, not every name it shows
     )
     if ids:
         record["message"] = message.id
+        record["channel"] = message.channel.id
         await table.bot.store.games.merge_meta(stored.id, "records", {str(daye): record})

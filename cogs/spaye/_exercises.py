@@ -18,7 +18,6 @@ from bot.engine import Event
 from bot.i18n import Lang, t
 from bot.present import mention
 from bot.storage import StoredGame
-from bot.text import clip
 from bot.ui import GameView, notify, respond, say, update_message
 from cogs.spaye import _render as render
 from cogs.spaye._click import (
@@ -117,29 +116,41 @@ async def redraw_record(
     if interaction is not None and clicked(interaction, message):
         await update_message(interaction, content, view=buttons)
     elif message is not None:
-        await table.edit(stored, message, content, buttons)
+        await table.edit(stored, message, content, buttons, _channel(stored, key))
     latest = await table.bot.store.games.require(stored.id)
     if latest.version == stored.version or message is None:
         return
     now = _drawn(latest, key, public)
     if not _same(now, drawn):
-        await table.edit(latest, message, now[1], now[2])
+        await table.edit(latest, message, now[1], now[2], _channel(latest, key))
+
+
+def _channel(stored: StoredGame, key: str) -> int | None:
+    """Where the record ``key`` was posted (the day's thread, or its channel)."""
+    found = ((stored.meta.get("records") or {}).get(key) or {}).get("channel")
+    return found if isinstance(found, int) else None
+
+
+def handed_over(events: Sequence[Event]) -> list[Event]:
+    """The exercises a bonus handed over (share, tyrant): each gets its own message."""
+    return [e for e in events if e["type"] == "exercise_set" and e["origin"] != "nikaye"]
 
 
 async def post_exercises(
-    channel: discord.abc.Messageable,
+    table: SpayeTable,
     stored: StoredGame,
-    events: Sequence[Event],
+    posts: Sequence[tuple[int, Event]],
     locale: Lang,
 ) -> None:
-    """One message per exercise a bonus handed over (share, tyrant), with its buttons."""
-    for e in events:
-        if e["type"] != "exercise_set" or e["origin"] == "nikaye":
-            continue
-        await channel.send(
+    """One message per exercise a bonus handed over, with its buttons, each in its ticket's
+    turn."""
+    for ticket, e in posts:
+        await table.post(
+            stored,
+            ticket,
             render.exercise_prompt(e, locale),
-            view=exercise_view(stored.id, e, False, locale),
-            allowed_mentions=notify(e["player"]),  # who was handed the exercise
+            exercise_view(stored.id, e, False, locale),
+            notify(e["player"]),  # who was handed the exercise
         )
 
 
@@ -208,9 +219,14 @@ async def use_bonus(table: SpayeTable, c: Click) -> None:
     finish = [render.finished(e, c.public) for e in events if e["type"] == "day_finished"]
     change = with_lines(c.stored, eid, [text, *finish])
     after, events = await table.act(c.stored, c.user, action, change[1] if change else None)
-    await update_message(c.interaction, t("spaye.bonus.used", c.locale), view=GameView())
-    if change is not None:
-        await redraw_record(table, after, change[0])
-    else:
-        await table.here(c).send(clip("\n".join([text, *finish]), 2000))
-    await post_exercises(table.here(c), after, events, c.public)
+    # the tickets right after the save: these posts come in its order
+    said = None if change is not None else table.ticket(after)
+    posts = [(table.ticket(after), e) for e in handed_over(events)]
+    try:
+        await update_message(c.interaction, t("spaye.bonus.used", c.locale), view=GameView())
+        if change is not None:
+            await redraw_record(table, after, change[0])
+    finally:
+        if said is not None:
+            await table.post(after, said, "\n".join([text, *finish]))
+        await post_exercises(table, after, posts, c.public)

@@ -27,12 +27,14 @@ from cogs.spaye import _render as render
 from cogs.spaye._closing import schedule_closing
 from cogs.spaye._month import month_names
 from cogs.spaye._periods import SpayeGuild, closing_instant, guild_settings, wall_instant
+from cogs.spaye._thread import THREAD_PENDING, start_thread
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
 
 __all__ = [
     "OPEN_KIND",
+    "announce_day",
     "arm_openings",
     "day_meta",
     "day_options",
@@ -110,11 +112,30 @@ async def open_spaye(
     names = await month_names(bot, guild_id, month_of(today))
     if opener is not None:
         names[str(opener.id)] = opener.display_name
-    game_id: int = await bot.store.days.open_day(
-        guild_id, today, channel_id, game, day_meta(today, names)
-    )
+    meta = day_meta(today, names)
+    if opener is not None:
+        meta["opener"] = str(opener.id)  # the board names who opened the day
+    settings = await guild_settings(bot, guild_id)
+    # the thread is started once the opening message is posted: until then /daye waits
+    meta["thread_id"] = THREAD_PENDING if settings.spaye.day_place == "thread" else None
+    game_id: int = await bot.store.days.open_day(guild_id, today, channel_id, game, meta)
     await schedule_closing(bot, guild_id, today, game_id)
     return game_id, game
+
+
+async def announce_day(bot: GamenightBot, game_id: int) -> None:
+    """Post the opening of a day the bot opened by itself in its channel: the day's board,
+    and the day's thread started from it."""
+    stored = await bot.store.games.require(game_id)
+    settings = await guild_settings(bot, stored.guild_id)
+    channel = bot.get_partial_messageable(stored.channel_id, guild_id=stored.guild_id)
+    try:
+        board = await channel.send(render.opened(None, stored.game.public_view(), settings.locale))
+    except discord.HTTPException:
+        log.warning("could not announce an automatic opening", extra={"game_id": game_id})
+        await bot.store.games.update_meta(game_id, {"thread_id": None})  # played in the channel
+        return
+    await start_thread(bot, game_id, board.id, settings)
 
 
 # -- the automatic opening ---------------------------------------------------------------------
@@ -207,13 +228,8 @@ async def _open_today(bot: GamenightBot, settings: SpayeGuild, today: date) -> N
         log.warning("automatic opening: no channel to open in", extra={"guild_id": guild_id})
         return
     try:
-        game_id, game = await open_spaye(bot, guild_id, channel_id, today, spaye.default_exercise)
+        game_id, _ = await open_spaye(bot, guild_id, channel_id, today, spaye.default_exercise)
     except DayAlreadyOpened:
         return
-    public = settings.locale
-    channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
-    try:
-        await channel.send(render.opened(None, game.public_view(), public))
-    except discord.HTTPException:
-        log.warning("could not announce an automatic opening", extra={"game_id": game_id})
+    await announce_day(bot, game_id)
     log.info("Späye opened automatically", extra={"guild_id": guild_id, "game_id": game_id})

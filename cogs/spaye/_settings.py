@@ -1,4 +1,4 @@
-"""Späye's settings on Discord: its seven ``/config`` subcommands and its lines of
+"""Späye's settings on Discord: its eight ``/config`` subcommands and its lines of
 ``/config show`` (the values live in :mod:`bot.spaye_settings`).
 
 The commands keep the names server admins know (``/config closing-time``, ``/config
@@ -54,6 +54,7 @@ FIELD_LABELS = {
     "default_exercise": "config.field.default_exercise",
     "reminder_minutes": "config.field.spaye_reminder",
     "open_time": "config.field.spaye_opening",
+    "day_place": "config.field.spaye_place",
 }
 """Each shown setting and its label's catalog key, in ``/config show`` order."""
 
@@ -92,7 +93,19 @@ def describe_spaye(settings: SpayeSettings, zone: str, locale: Lang) -> dict[str
         "default_exercise": settings.default_exercise,
         "reminder_minutes": reminder,
         "open_time": opening,
+        "day_place": _place(settings, locale),
     }
+
+
+def _place(settings: SpayeSettings, locale: Lang) -> str:
+    """Thread or channel, and what Discord refused when the day fell back to the channel."""
+    shown = t(f"config.value.place_{settings.day_place}", locale)
+    refused, where = settings.thread_refused, settings.thread_refused_channel
+    if settings.day_place == "thread" and refused is not None:
+        what = t(f"config.value.refused_{refused}", locale)
+        channel = f"<#{where}>" if where else t("config.value.latest_channel", locale)
+        shown += "\n" + t("config.value.place_refused", locale, what=what, channel=channel)
+    return shown
 
 
 def shown_fields(settings: SpayeSettings, zone: str, locale: Lang) -> list[tuple[str, str]]:
@@ -245,6 +258,21 @@ async def spaye_opening(
     await _save(interaction, "open_time", changes)
 
 
+@app_commands.rename(place=_("place"))
+@app_commands.describe(place=_("thread (default) or channel"))
+@app_commands.choices(
+    place=[
+        app_commands.Choice(name=_("thread", key="spaye.place.thread"), value="thread"),
+        app_commands.Choice(name=_("channel", key="spaye.place.channel"), value="channel"),
+    ]
+)
+async def spaye_place(interaction: discord.Interaction[Any], place: str) -> None:
+    changes: dict[str, Any] = {"day_place": place}
+    if place == "thread":  # tried again from the next day on
+        changes |= {"thread_refused": None, "thread_refused_channel": None}
+    await _save(interaction, "day_place", changes)
+
+
 _COMMANDS: tuple[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]], ...] = (
     ("closing-time", "When an unfinished Späye is voided", closing_time),
     ("announce-channel", "Where monthly titles are announced", announce_channel),
@@ -257,6 +285,7 @@ _COMMANDS: tuple[tuple[str, str, Callable[..., Coroutine[Any, Any, None]]], ...]
         spaye_reminder,
     ),
     ("spaye-opening", "Open the day's Späye by itself on workdays (or off)", spaye_opening),
+    ("spaye-place", "Play the day's Späye in a thread of its own, or in the channel", spaye_place),
 )
 
 

@@ -17,7 +17,15 @@ on the new state: two clicks never both act on the same version, so the channel 
 in the order they were saved. A message edited from two clicks at once (an exercise record)
 is redrawn from the latest state afterwards.
 
-A calm channel: a däye makes two new messages. The reply to ``/daye`` carries the whole
+Where it is said: the day is played in its thread (``_thread``): clicks on its messages
+are answered in place, and every message the bot posts with its token for the day (a
+reveal's record, a challenge made from the channel, a bonus's exercises, the closing) takes
+a ticket of the day's sequencer right after its move is saved (:meth:`SpayeTable.ticket`:
+no ``await`` between the save and the ticket), so the thread shows results in the order
+they happened, and the closing comes after the last of them. Every saved move also edits
+the day's board in the channel (coalesced).
+
+A calm thread: a däye makes two new messages. The reply to ``/daye`` carries the whole
 däye (answers, draws, every tied round, the recruiting of a third player) and is edited in
 place; the reveal that ends it is the record, with the buttons of the exercises it set,
 redrawn as they are confirmed, adjusted or given up (its text is kept in
@@ -44,6 +52,7 @@ from cogs.spaye import _choice, _committee, _daye, _exercises
 from cogs.spaye import _render as render
 from cogs.spaye._click import Click, Moved
 from cogs.spaye._periods import SpayeGuild, guild_settings
+from cogs.spaye._thread import day_posts, post_in_day, posts_to, refresh_board
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -99,9 +108,27 @@ class SpayeTable:
     def channel(self, channel_id: int, guild_id: int | None) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
 
-    def here(self, c: Click) -> discord.PartialMessageable:
-        """The channel of the click (the day's channel when Discord did not say)."""
-        return self.channel(c.interaction.channel_id or c.stored.channel_id, c.stored.guild_id)
+    def ticket(self, stored: StoredGame) -> int:
+        """The day's next post ticket: take it right after the move's save (no ``await``
+        in between), then :meth:`post` it (or skip it: ``day_posts(...).skip``)."""
+        return day_posts(self.bot, stored.id).take()
+
+    async def post(
+        self,
+        stored: StoredGame,
+        ticket: int,
+        content: str,
+        view: discord.ui.View | None = None,
+        allowed_mentions: discord.AllowedMentions | None = None,
+    ) -> discord.Message:
+        """Post in the day's thread (or channel) in ``ticket``'s turn."""
+        kwargs: dict[str, Any] = {
+            "content": clip(content, 2000),
+            "allowed_mentions": allowed_mentions or discord.AllowedMentions.none(),
+        }
+        if view is not None:
+            kwargs["view"] = view
+        return await post_in_day(self.bot, stored.id, ticket, **kwargs)
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -140,6 +167,7 @@ class SpayeTable:
             in_tx=self.spend_bonuses,
             guard=same_version,
         )
+        refresh_board(self.bot, outcome.game)  # synchronous: callers take tickets after
         names = self._names.get(stored.id, {})
         for key in seen:
             if names.get(key) == seen[key]:
@@ -176,10 +204,16 @@ class SpayeTable:
         await say(interaction, t("spaye.stale.busy", locale))
 
     async def edit(
-        self, stored: StoredGame, message_id: int, content: str, view: discord.ui.View
+        self,
+        stored: StoredGame,
+        message_id: int,
+        content: str,
+        view: discord.ui.View,
+        channel_id: int | None = None,
     ) -> None:
-        """Edit one of the day's messages that was not clicked (an expiry, a bonus)."""
-        channel_id = int(stored.meta.get("invite_channel") or stored.channel_id)
+        """Edit one of the day's messages that was not clicked (an expiry, a bonus): in
+        ``channel_id``, else where the day's invitation was made, else the day's thread."""
+        channel_id = channel_id or int(stored.meta.get("invite_channel") or posts_to(stored))
         message = self.channel(channel_id, stored.guild_id).get_partial_message(message_id)
         try:
             await message.edit(content=clip(content, 2000), view=view)
@@ -239,13 +273,15 @@ class SpayeTable:
         game_id: int,
         targets: Sequence[str],
         settings: SpayeGuild,
+        away: str | None = None,
     ) -> None:
-        """``/daye``: challenge, or recruit after a tie that left the final three cards."""
+        """``/daye``: challenge, or recruit after a tie that left the final three cards
+        (``away``: used outside the day's thread, see :func:`cogs.spaye._daye.invite`)."""
         locale = locale_for_user(interaction)
 
         async def decide() -> None:
             stored = await self.bot.store.games.require(game_id)
-            await _daye.invite(self, interaction, stored, targets, settings)
+            await _daye.invite(self, interaction, stored, targets, settings, away)
 
         await self.decided(interaction, locale, decide)
 

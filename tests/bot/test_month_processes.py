@@ -593,7 +593,9 @@ async def check_days(month: Month, office: Office) -> None:
         **dict.fromkeys(running, "active"),
     }, office.guild.name
 
-    said = fake.channel_messages(office.general)
+    # the channel has each day's board and closing; the day's thread its reminder
+    threads = [m for x in fake.threads(office.general) for m in fake.channel_messages(x)]
+    said = sorted(fake.channel_messages(office.general) + threads, key=lambda m: m.id)
     by_kind: dict[str, list[FakeMessage]] = defaultdict(list)
     for message in said:
         by_kind[kind_of(message)].append(message)

@@ -62,8 +62,8 @@ async def test_an_exercise_from_spaye_start_pings_nobody(
         p.game_id = day.game_id
         assert plain((await p.view())["exercise"]) == f"<@{eve.id}> **x** # boom"
 
-        posted = await p.challenge(ana, cid)
-        assert posted.response is not None and posted.response.notified == [cid.id]
+        posted = await p.challenge(ana, cid)  # typed in the channel: the thread has it
+        assert posted.ephemeral and (await p.invitation()).notified == [cid.id]
         assert notified(fake) == {cid.id}
 
 

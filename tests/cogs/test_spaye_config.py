@@ -20,6 +20,7 @@ SPAYE_COMMANDS = {
     "exercise",
     "spaye-reminder",
     "spaye-opening",
+    "spaye-place",
 }
 
 BUILT_IN = {"show", "timezone", "language", "limits", "season"}

@@ -22,7 +22,7 @@ from bot.engine.spaye import SpayeGame
 from bot.storage import StoredGame
 from cogs.spaye._calendar import schedule_closing
 from cogs.spaye._month import month_names
-from cogs.spaye._opening import day_meta
+from cogs.spaye._opening import announce_day, day_meta
 from cogs.spaye._render import card
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.driver import InteractionResult
@@ -55,8 +55,13 @@ class SpayeDriver:
     guild: FakeGuild
     channel: FakeChannel
     settle: float = 0.02
+    wait: float = 5.0
+    """Seconds to wait for a message the bot posts after its answer (a bench with every
+    limit on waits out the channel's bucket)."""
     game_id: int = 0
     results: list[InteractionResult] = field(default_factory=list)
+    guild_users: list[FakeUser] = field(default_factory=list)
+    _thread_id: int = 0
 
     # -- the day ------------------------------------------------------------------------------
 
@@ -73,8 +78,25 @@ class SpayeDriver:
         await schedule_closing(self.bot, self.guild.id, day, self.game_id)
         return await self.stored()
 
+    async def open_day(
+        self, cards: Sequence[str], *, day: date = TODAY, seed: int = 0, **options: Any
+    ) -> StoredGame:
+        """:meth:`store_day`, then its board posted and its thread started as a workday
+        opening does."""
+        await self.store_day(cards, day=day, seed=seed, **options)
+        await announce_day(self.bot, self.game_id)
+        return await self.stored()
+
+    def thread(self) -> FakeChannel | None:
+        """The day's thread as last read by :meth:`stored` (``None``: the day is played in
+        the channel)."""
+        return self.fake.channels.get(self._thread_id) if self._thread_id else None
+
     async def stored(self) -> StoredGame:
-        return await self.bot.store.games.require(self.game_id)
+        stored = await self.bot.store.games.require(self.game_id)
+        found = stored.meta.get("thread_id")
+        self._thread_id = found if isinstance(found, int) else 0
+        return stored
 
     async def view(self) -> dict[str, Any]:
         return (await self.stored()).game.public_view()
@@ -86,10 +108,16 @@ class SpayeDriver:
         return result
 
     async def slash(
-        self, user: FakeUser, command: str, options: dict[str, Any] | None = None
+        self,
+        user: FakeUser,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        where: FakeChannel | None = None,
     ) -> InteractionResult:
+        channel = where or self.channel
         return self._keep(
-            await self.fake.slash(user, self.channel, command, options, settle=self.settle)
+            await self.fake.slash(user, channel, command, options, settle=self.settle)
         )
 
     async def click(
@@ -139,7 +167,7 @@ class SpayeDriver:
             except AssertionError:
                 return None
 
-        found = await self.fake.wait_for(find, timeout=5)
+        found = await self.fake.wait_for(find, timeout=self.wait)
         assert isinstance(found, FakeMessage)
         return found
 
@@ -150,11 +178,16 @@ class SpayeDriver:
             if str(c.get("custom_id", "")).startswith(prefix)
         )
 
-    async def challenge(self, by: FakeUser, *targets: FakeUser) -> InteractionResult:
+    async def challenge(
+        self, by: FakeUser, *targets: FakeUser, where: FakeChannel | None = None
+    ) -> InteractionResult:
+        """``/daye`` in ``where`` (default: the channel). Typed outside the day's thread it
+        is answered privately and the invitation is posted in the thread:
+        :meth:`invitation` finds it."""
         options: dict[str, Any] = {"colleague": targets[0]}
         if len(targets) > 1:
             options["colleague2"] = targets[1]
-        posted = await self.slash(by, "daye", options)
+        posted = await self.slash(by, "daye", options, where=where)
         if not posted.ephemeral and posted.response is not None:
             # the bot notes the invitation's message after answering: wait for it
             message_id = posted.response.id
@@ -165,10 +198,17 @@ class SpayeDriver:
             await self.fake.wait_for(noted)
         return posted
 
+    async def invitation(self) -> FakeMessage:
+        """The message of the day's latest invitation (a challenge or a recruit's)."""
+        invite = (await self.stored()).meta.get("invite")
+        return await self.wait_newest(f"gn:spaye:{self.game_id}:accept:{invite}")
+
     async def answer(
         self, user: FakeUser, challenge: InteractionResult, action: str = "accept"
     ) -> InteractionResult:
         message = challenge.response
+        if challenge.ephemeral:  # typed outside the thread: the invitation is there
+            message = await self.invitation()
         assert message is not None
         return await self.click(
             user, message, self.custom_id(message, f"gn:spaye:{self.game_id}:{action}:")
@@ -184,7 +224,7 @@ class SpayeDriver:
     async def daye(self, players: Sequence[FakeUser]) -> InteractionResult:
         """Challenge, accept and draw once each; returns the last draw."""
         posted = await self.challenge(players[0], *players[1:])
-        assert not posted.ephemeral, posted.text
+        assert not posted.ephemeral or "/channels/" in posted.text, posted.text
         for player in players[1:]:
             await self.answer(player, posted)
         last = None

@@ -62,11 +62,18 @@ NEXT_ROUND = """([sel, cid]) => {
 
 
 async def test_a_spaye_day_challenge_accept_draw_and_reveal(sandbox: Sandbox, browser: Any) -> None:
+    """The day is played in its thread: both open it from the chip under the day's board
+    (#general holds the board alone), and /daye typed there is answered there."""
     page = await open_page(sandbox, browser, "Ana", "Bob")
-    ana_general = await page.tab("Ana", "general")
-    bob_general = await page.tab("Bob", "general")
     await page.slash("Ana", "spaye start")
-    await bob_general.locator(ARTICLE).first.wait_for()
+    for name in ("Ana", "Bob"):
+        general = await page.tab(name, "general")
+        await general.locator(".thread-chip").filter(has_text="Späye ·").click()
+        await page.view(name).locator(".channel-title").filter(has_text="Späye ·").wait_for()
+    ana_general, bob_general = (
+        page.view(name).locator(".channel-messages.thread-panel:not([hidden])")
+        for name in ("Ana", "Bob")
+    )
     await page.slash("Ana", "daye", {"colleague": "Bob"})
     accept = bob_general.get_by_role("button", name=re.compile("accept", re.I)).last
     await accept.click()

@@ -109,6 +109,34 @@ async def test_the_day_is_played_by_clicks_and_its_titles_reach_announcements(
     assert not [m for m in fake.channel_messages(fake.general()) if is_titles(m)]
 
 
+async def test_the_rest_of_the_day_is_played_in_its_thread_with_no_late_result(
+    sandbox: Sandbox,
+) -> None:
+    """Every Discord limit on: the colleagues play the day where it lives (its thread), the
+    channel keeps the board alone, and every result is posted in its däye's order before the
+    play is over (none comes after)."""
+    fake = sandbox.page.fake
+    status, answer = await play(sandbox)
+    assert status == 200 and answer["status"] == "over", answer
+    general = fake.general()
+    (thread,) = fake.threads(general)
+    mine = [m for m in fake.channel_messages(general) if m.author is fake.bot_user]
+    assert len(mine) == 1 and fake.thread_of(mine[0]) is thread  # the board
+    assert results(fake, thread) == list(range(1, len(results(fake, thread)) + 1))
+    shown = len(results(fake, thread))
+    (day,) = await sandbox.page.bot.store.games.find(kind="spaye", status=None)
+    assert shown == day.game.result()["dayes"] >= 25  # 25 when a tie leaves the final 3
+    await asyncio.sleep(1.0)
+    assert len(results(fake, thread)) == shown  # nothing was still on its way
+    assert not fake.problems()
+
+
+def results(fake: FakeDiscord, thread: FakeChannel) -> list[int]:
+    """The däye numbers of the reveals' records in the thread, in the order posted."""
+    firsts = [(m.history[0] if m.history else m).content for m in fake.channel_messages(thread)]
+    return [int(x.split("#")[1].split(",")[0].split(":")[0]) for x in firsts if x.startswith("🎴")]
+
+
 @pytest.mark.member_limits
 async def test_three_colleagues_play_a_day_under_the_bots_limits_and_are_never_refused(
     sandbox_db: Path,
