@@ -12,6 +12,7 @@ as ``bot.db``::
     bot.store.titles     MonthTitleStore    monthly titles and their bonuses
     bot.store.results    ResultStore        finished games' lines, per-guild stats
     bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
+    bot.store.records    RecordStore        games played, a server's export, forgetting a member
 
 Backends: SQLite (:class:`Database`, the default, ``DATABASE_PATH``) or PostgreSQL
 (:class:`bot.storage.postgres.PostgresDatabase`, when ``DATABASE_URL=postgresql://...``;
@@ -54,6 +55,7 @@ from bot.storage.models import (
     Title,
 )
 from bot.storage.private import PrivateStore
+from bot.storage.records import RecordStore
 from bot.storage.results import ResultStore, SchedulerRunStore
 from bot.storage.spaye import DayAlreadyOpened, MonthTitleStore, SpayeDayStore
 from bot.storage.timers import TimerStore
@@ -85,6 +87,7 @@ __all__ = [
     "PlayerResult",
     "PlayerStats",
     "PrivateStore",
+    "RecordStore",
     "ResultStore",
     "SchedulerRunStore",
     "SpayeDay",
@@ -131,6 +134,7 @@ class Store:
         self.titles = MonthTitleStore(db, clock)
         self.results = ResultStore(db)
         self.runs = SchedulerRunStore(db, clock)
+        self.records = RecordStore(db, clock)
 
     async def open(self) -> int:
         """Open the database and migrate it; returns the schema version."""

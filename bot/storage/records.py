@@ -1,0 +1,356 @@
+"""A server's records: the games played (``/<game> history``), its results for an export
+(``/config export``), and forgetting one member (``/forget-me``).
+
+Forgetting a member (:meth:`RecordStore.forget_member`) runs in one transaction: their
+direct-message records are deleted (``dm_channels``, ``pending_private``), and wherever
+their id stands in the history (a seat in a game's state, the game's ``meta``, a result
+line, a monthly title, a timer's key or payload) it is replaced by a **pseudonym**: a
+random negative number, the same in every row of that member, so the games and the other
+players' results stay whole (a forgotten seat keeps its place and its points) and no
+query by the member's id finds anything. Their display names go (``meta.names`` and the
+lobby's ``name:<id>``), and so do the ids of their hands' direct messages (``meta.hands``). A
+negative id is never a Discord id: the texts show it as a former
+member (:func:`bot.present.mention`). A member who sits in a running game (a lobby, a
+table, today's Späye) is refused, and nothing changes (:class:`StillPlaying`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+from bot.clock import Clock, from_iso
+from bot.storage.db import Database, Tx
+from bot.storage.games import _dumps, _row_to_game
+from bot.storage.models import StoredGame
+
+__all__ = [
+    "ExportLine",
+    "Forgotten",
+    "PlayedGame",
+    "RecordStore",
+    "StillPlaying",
+    "new_pseudonym",
+]
+
+ENDED: Final = ("over", "voided")
+EXPORT_CHUNK: Final = 500
+"""Games read per query of an export (their result lines together)."""
+
+_GAME_COLUMNS = (
+    "g.id, g.kind, g.guild_id, g.channel_id, g.status, g.state, g.meta, g.version,"
+    " g.created_at, g.updated_at, g.number"
+)
+
+
+def new_pseudonym() -> int:
+    """A random negative id (53 bits: exact in JSON numbers too), unrelated to the member's."""
+    return -(secrets.randbelow(2**53 - 2) + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game that ended (``over``) or was abandoned (``voided``), and when."""
+
+    stored: StoredGame
+    ended_at: datetime
+    """When its result was recorded (else its last save: an abandoned game)."""
+
+    @property
+    def abandoned(self) -> bool:
+        return self.stored.status == "voided"
+
+
+@dataclass(frozen=True, slots=True)
+class ExportLine:
+    """One result line of a finished game, for an export."""
+
+    game_id: int
+    kind: str
+    """The game's kind (``papayoo``), whether computers played or not."""
+    result_kind: str
+    """Where the line is filed (``papayoo.computers`` when computers played)."""
+    number: int
+    finished_at: datetime
+    user_id: int
+    name: str | None
+    """The display name the member had at the table, when the game kept it."""
+    rank: int | None
+    points: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What :meth:`RecordStore.forget_member` changed."""
+
+    pseudonym: int
+    games: int = 0
+    results: int = 0
+    titles: int = 0
+    timers: int = 0
+    private: int = 0
+    guilds: frozenset[int] = field(default_factory=frozenset)
+    """The servers where the member had a game or a result (their ratings go too)."""
+
+
+class StillPlaying(RuntimeError):
+    """The member sits in a running game: nothing was forgotten."""
+
+    def __init__(self, games: list[tuple[str, int]]) -> None:
+        super().__init__(f"still playing in {games}")
+        self.games = games
+        """``(kind, number)`` of each running game (a lobby is ``("lobby", its number)``)."""
+
+
+ForgetHook = Callable[[int], Awaitable[None]]
+"""Run inside the forgetting transaction for each server the member had data in (their
+ratings there go: ``bot.store.ratings.forget``)."""
+
+
+def _token(user_id: int) -> re.Pattern[str]:
+    """The id as a whole number inside a text (``name:123`` yes, ``91234`` no)."""
+    return re.compile(rf"(?<![0-9-]){user_id}(?![0-9])")
+
+
+class _Replacer:
+    """Replaces one member's id by a pseudonym in JSON values and texts."""
+
+    def __init__(self, user_id: int, pseudonym: int) -> None:
+        self.user_id = user_id
+        self.pseudonym = pseudonym
+        self._pattern = _token(user_id)
+
+    def text(self, value: str) -> str:
+        return self._pattern.sub(str(self.pseudonym), value)
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            return self.pseudonym if value == self.user_id else value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        if isinstance(value, dict):
+            return {self.text(str(k)): self.value(v) for k, v in value.items()}
+        return value
+
+    def json(self, text: str) -> str:
+        return _dumps_any(self.value(json.loads(text)))
+
+    def meta(self, text: str) -> str:
+        """A game's ``meta`` with the id replaced and the member's names dropped."""
+        meta = self.value(json.loads(text))
+        if not isinstance(meta, dict):
+            return _dumps_any(meta)
+        shown = str(self.pseudonym)
+        for key in (f"name:{shown}", f"locale:{shown}"):
+            meta.pop(key, None)
+        for key in ("names", "hands"):  # display names; hand DMs (channel and message ids)
+            kept = meta.get(key)
+            if isinstance(kept, dict):
+                kept.pop(shown, None)
+        return _dumps(meta)
+
+
+def _dumps_any(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+class RecordStore:
+    """``bot.store.records``: history, export and forgetting, over the games and results."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    # -- /<game> history ----------------------------------------------------------------
+
+    async def count_played(self, guild_id: int, kind: str) -> int:
+        """Games of ``kind`` in the server that ended or were abandoned."""
+        value = await self._db.fetchval(
+            "SELECT count(*) FROM games WHERE guild_id = ? AND kind = ? AND status IN (?, ?)",
+            (guild_id, kind, *ENDED),
+        )
+        return int(value or 0)
+
+    async def played(
+        self, guild_id: int, kind: str, *, offset: int = 0, limit: int = 10
+    ) -> list[PlayedGame]:
+        """The games of ``kind`` that ended or were abandoned, newest (highest number) first."""
+        rows = await self._db.fetchall(
+            f"SELECT {_GAME_COLUMNS},"  # noqa: S608 (column names only; values are parameters)
+            " (SELECT min(r.finished_at) FROM game_results AS r WHERE r.game_id = g.id)"
+            " AS finished_at"
+            " FROM games AS g WHERE g.guild_id = ? AND g.kind = ? AND g.status IN (?, ?)"
+            " ORDER BY g.number DESC LIMIT ? OFFSET ?",
+            (guild_id, kind, *ENDED, limit, offset),
+        )
+        played = []
+        for row in rows:
+            stored = _row_to_game(row)
+            ended = row["finished_at"]
+            played.append(PlayedGame(stored, from_iso(ended) if ended else stored.updated_at))
+        return played
+
+    # -- /config export -------------------------------------------------------------------
+
+    async def export_lines(self, guild_id: int) -> AsyncIterator[list[ExportLine]]:
+        """Every result line of the server, game after game (in the order they were
+        created), :data:`EXPORT_CHUNK` games per query; within a game, by rank."""
+        after = 0
+        while True:
+            rows = await self._db.fetchall(
+                "SELECT r.game_id, g.kind, r.kind AS result_kind, g.number, r.finished_at,"
+                " r.user_id, r.rank, r.points, r.won, g.meta"
+                " FROM game_results AS r JOIN games AS g ON g.id = r.game_id"
+                " WHERE r.guild_id = ? AND r.game_id > ? AND r.game_id <= coalesce("
+                "  (SELECT max(game_id) FROM (SELECT DISTINCT game_id FROM game_results"
+                "   WHERE guild_id = ? AND game_id > ? ORDER BY game_id LIMIT ?) AS chunk), ?)"
+                " ORDER BY r.game_id, r.rank IS NULL, r.rank, r.user_id",
+                (guild_id, after, guild_id, after, EXPORT_CHUNK, after),
+            )
+            if not rows:
+                return
+            yield [_export_line(row) for row in rows]
+            after = int(rows[-1]["game_id"])
+
+    # -- /forget-me -----------------------------------------------------------------------
+
+    async def forget_member(
+        self, user_id: int, *, also: ForgetHook | None = None, guilds: frozenset[int] = frozenset()
+    ) -> Forgotten:
+        """Forget ``user_id`` everywhere, in one transaction (see the module's docstring).
+
+        ``also`` runs inside it for each server where the member had a game or a result,
+        and for ``guilds`` (e.g. the server the request came from). Raises
+        :class:`StillPlaying` (nothing changed) while they sit in a running game."""
+        async with self._db.transaction() as conn:
+            running = await _running_games(conn, user_id)
+            if running:
+                raise StillPlaying(running)
+            replace = _Replacer(user_id, new_pseudonym())
+            like = f"%{user_id}%"
+            guild_ids = set(guilds)
+            async with conn.execute(
+                "SELECT DISTINCT guild_id FROM game_results WHERE user_id = ?", (user_id,)
+            ) as cur:
+                guild_ids.update(int(row[0]) for row in await cur.fetchall())
+
+            async with conn.execute(
+                "SELECT id, guild_id, state, meta FROM games WHERE state LIKE ? OR meta LIKE ?",
+                (like, like),
+            ) as cur:
+                games = await cur.fetchall()
+            changed_games = 0
+            for row in games:
+                state, meta = replace.json(row["state"]), replace.meta(row["meta"])
+                if state == row["state"] and meta == row["meta"]:
+                    continue  # the digits were part of another number
+                await conn.execute(
+                    "UPDATE games SET state = ?, meta = ?, version = version + 1 WHERE id = ?",
+                    (state, meta, row["id"]),
+                )
+                guild_ids.add(int(row["guild_id"]))
+                changed_games += 1
+
+            async with conn.execute(
+                "UPDATE game_results SET user_id = ? WHERE user_id = ?",
+                (replace.pseudonym, user_id),
+            ) as cur:
+                results = max(cur.rowcount, 0)
+            async with conn.execute(
+                "SELECT game_id, user_id, details FROM game_results WHERE details LIKE ?", (like,)
+            ) as cur:
+                details = await cur.fetchall()
+            for row in details:
+                await conn.execute(
+                    "UPDATE game_results SET details = ? WHERE game_id = ? AND user_id = ?",
+                    (replace.json(row["details"]), row["game_id"], row["user_id"]),
+                )
+
+            async with conn.execute(
+                "UPDATE month_titles SET user_id = ? WHERE user_id = ?",
+                (replace.pseudonym, user_id),
+            ) as cur:
+                titles = max(cur.rowcount, 0)
+
+            async with conn.execute(
+                "SELECT id, key, payload FROM timers WHERE key LIKE ? OR payload LIKE ?",
+                (like, like),
+            ) as cur:
+                timers = await cur.fetchall()
+            for row in timers:
+                await conn.execute(
+                    "UPDATE timers SET key = ?, payload = ? WHERE id = ?",
+                    (replace.text(row["key"]), replace.json(row["payload"]), row["id"]),
+                )
+            for table, column in (("scheduler_runs", "job"), ("job_runs", "job_id")):
+                async with conn.execute(
+                    f"SELECT {column} FROM {table} WHERE {column} LIKE ?",  # noqa: S608 (fixed names)
+                    (like,),
+                ) as cur:
+                    jobs = [str(row[0]) for row in await cur.fetchall()]
+                for job in jobs:
+                    await conn.execute(
+                        f"UPDATE {table} SET {column} = ? WHERE {column} = ?",  # noqa: S608
+                        (replace.text(job), job),
+                    )
+
+            await conn.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+            async with conn.execute(
+                "DELETE FROM pending_private WHERE user_id = ?", (user_id,)
+            ) as cur:
+                private = max(cur.rowcount, 0)
+            if also is not None:
+                for guild_id in sorted(guild_ids):
+                    await also(guild_id)
+            return Forgotten(
+                pseudonym=replace.pseudonym,
+                games=changed_games,
+                results=results,
+                titles=titles,
+                timers=len(timers),
+                private=private,
+                guilds=frozenset(guild_ids),
+            )
+
+
+async def _running_games(conn: Tx, user_id: int) -> list[tuple[str, int]]:
+    """``(kind, number)`` of the running games (lobbies included) the member sits in: their
+    id stands in the state as a string (``"123"``, quotes included, so never part of
+    another id)."""
+    async with conn.execute(
+        "SELECT kind, number, state FROM games WHERE status = 'active' AND state LIKE ?"
+        " ORDER BY id",
+        (f'%"{user_id}"%',),
+    ) as cur:
+        rows = await cur.fetchall()
+    return [(str(row["kind"]), int(row["number"])) for row in rows]
+
+
+def _export_line(row: sqlite3.Row) -> ExportLine:
+    meta = json.loads(row["meta"])
+    names = meta.get("names") if isinstance(meta, dict) else None
+    user_id = int(row["user_id"])
+    name = names.get(str(user_id)) if isinstance(names, dict) else None
+    return ExportLine(
+        game_id=int(row["game_id"]),
+        kind=str(row["kind"]),
+        result_kind=str(row["result_kind"]),
+        number=int(row["number"]),
+        finished_at=from_iso(row["finished_at"]),
+        user_id=user_id,
+        name=str(name) if name is not None else None,
+        rank=None if row["rank"] is None else int(row["rank"]),
+        points=int(row["points"]),
+        won=bool(row["won"]),
+    )
