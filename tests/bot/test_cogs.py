@@ -124,6 +124,7 @@ async def test_typing_a_seated_games_name_offers_starting_a_game_first(
                 )
                 listed = sorted(names, key=str.casefold)
                 assert listed[0] == first, (cog.kind, lang, listed)
-                assert sorted([*names, *FUTURE[lang]])[0] == first
+                assert sorted(names)[0] == first
+                assert {"history", "historique"} & set(names), (cog.kind, lang, names)
             ending = next(c for c in group.commands if c.callback.__name__ == "abandon")
             assert ending.name == "end" and start.name == "begin"
