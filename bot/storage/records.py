@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 ENDED: Final = ("over", "voided")
+LOBBY: Final = "lobby"
 EXPORT_CHUNK: Final = 500
 """Games read per query of an export (their result lines together)."""
 
@@ -92,6 +93,7 @@ class Forgotten:
 
     pseudonym: int
     games: int = 0
+    """Games (lobbies aside) where a seat of theirs was made a former member's."""
     results: int = 0
     titles: int = 0
     timers: int = 0
@@ -225,6 +227,11 @@ class RecordStore:
 
     # -- /forget-me -----------------------------------------------------------------------
 
+    async def running_games(self, user_id: int) -> list[tuple[str, int]]:
+        """``(kind, number)`` of the running games (open tables included) the member sits in."""
+        async with self._db.read() as conn:
+            return await _running_games(conn, user_id)
+
     async def forget_member(
         self, user_id: int, *, also: ForgetHook | None = None, guilds: frozenset[int] = frozenset()
     ) -> Forgotten:
@@ -246,7 +253,8 @@ class RecordStore:
                 guild_ids.update(int(row[0]) for row in await cur.fetchall())
 
             async with conn.execute(
-                "SELECT id, guild_id, state, meta FROM games WHERE state LIKE ? OR meta LIKE ?",
+                "SELECT id, kind, guild_id, state, meta FROM games"
+                " WHERE state LIKE ? OR meta LIKE ?",
                 (like, like),
             ) as cur:
                 games = await cur.fetchall()
@@ -260,7 +268,7 @@ class RecordStore:
                     (state, meta, row["id"]),
                 )
                 guild_ids.add(int(row["guild_id"]))
-                changed_games += 1
+                changed_games += row["kind"] != LOBBY
 
             async with conn.execute(
                 "UPDATE game_results SET user_id = ? WHERE user_id = ?",

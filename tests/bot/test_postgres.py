@@ -1,7 +1,7 @@
 """PostgreSQL as the second backend (``DATABASE_URL``), on a throwaway server.
 
-- the storage tests of test_storage.py, test_game_settings.py, test_timers.py and
-  test_limits_storage.py run again
+- the storage tests of test_storage.py, test_game_settings.py, test_timers.py,
+  test_limits_storage.py and test_records_storage.py run again
   here, unchanged, with their ``store`` on PostgreSQL (those about SQLite itself, its
   pragmas, files and migrations, are left out: :data:`SQLITE_ONLY`);
 - whole Papayoo games through the fake Discord, on PostgreSQL;
@@ -32,7 +32,13 @@ from bot.storage.copy import copy_database
 from bot.storage.dialect import translate
 from bot.storage.migrations import Migration
 from bot.storage.pg_schema import PG_BASELINE, PG_MIGRATIONS, TABLES, missing_twins
-from tests.bot import test_game_settings, test_limits_storage, test_storage, test_timers
+from tests.bot import (
+    test_game_settings,
+    test_limits_storage,
+    test_records_storage,
+    test_storage,
+    test_timers,
+)
 from tests.bot.conftest import new_counter
 from tests.bot.test_storage import FakeSpaye, spaye_kind
 from tests.bot.test_timers import timers
@@ -66,7 +72,13 @@ SQLITE_ONLY = {
 }
 """Tests about SQLite itself: its pragmas, its files, its data migrations."""
 
-for _module in (test_storage, test_game_settings, test_timers, test_limits_storage):
+for _module in (
+    test_storage,
+    test_game_settings,
+    test_timers,
+    test_limits_storage,
+    test_records_storage,
+):
     for _name, _test in vars(_module).items():
         if _name.startswith("test_") and callable(_test) and _name not in SQLITE_ONLY:
             _params = getattr(_test, "__code__", None)
