@@ -12,6 +12,7 @@ as ``bot.db``::
     bot.store.titles     MonthTitleStore    monthly titles and their bonuses
     bot.store.results    ResultStore        finished games' lines, per-guild stats
     bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
+    bot.store.ratings    RatingStore        ratings per scope and season, opt-outs, rebuild
     bot.store.records    RecordStore        games played, a server's export, forgetting a member
 
 Backends: SQLite (:class:`Database`, the default, ``DATABASE_PATH``) or PostgreSQL
@@ -55,6 +56,7 @@ from bot.storage.models import (
     Title,
 )
 from bot.storage.private import PrivateStore
+from bot.storage.ratings import HeadToHead, RatingPoint, RatingRow, RatingStore, RebuildReport
 from bot.storage.records import RecordStore
 from bot.storage.results import ResultStore, SchedulerRunStore
 from bot.storage.spaye import DayAlreadyOpened, MonthTitleStore, SpayeDayStore
@@ -80,6 +82,7 @@ __all__ = [
     "GameStore",
     "GuildSettings",
     "GuildSettingsStore",
+    "HeadToHead",
     "KindHooks",
     "MonthTitle",
     "MonthTitleStore",
@@ -87,6 +90,10 @@ __all__ = [
     "PlayerResult",
     "PlayerStats",
     "PrivateStore",
+    "RatingPoint",
+    "RatingRow",
+    "RatingStore",
+    "RebuildReport",
     "RecordStore",
     "ResultStore",
     "SchedulerRunStore",
@@ -134,6 +141,8 @@ class Store:
         self.titles = MonthTitleStore(db, clock)
         self.results = ResultStore(db)
         self.runs = SchedulerRunStore(db, clock)
+        self.ratings = RatingStore(db, clock, self.settings, self.game_settings)
+        self.games.rate = self.ratings.record
         self.records = RecordStore(db, clock)
 
     async def open(self) -> int:
