@@ -143,7 +143,7 @@ class Store:
         self.runs = SchedulerRunStore(db, clock)
         self.ratings = RatingStore(db, clock, self.settings, self.game_settings)
         self.games.rate = self.ratings.record
-        self.records = RecordStore(db, clock)
+        self.records = RecordStore(db, clock, self.ratings)
 
     async def open(self) -> int:
         """Open the database and migrate it; returns the schema version."""

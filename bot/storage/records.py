@@ -1,17 +1,24 @@
 """A server's records: the games played (``/<game> history``), its results for an export
 (``/config export``), and forgetting one member (``/forget-me``).
 
-Forgetting a member (:meth:`RecordStore.forget_member`) runs in one transaction: their
-direct-message records are deleted (``dm_channels``, ``pending_private``), and wherever
-their id stands in the history (a seat in a game's state, the game's ``meta``, a result
-line, a monthly title, a timer's key or payload) it is replaced by a **pseudonym**: a
-random negative number, the same in every row of that member, so the games and the other
-players' results stay whole (a forgotten seat keeps its place and its points) and no
-query by the member's id finds anything. Their display names go (``meta.names`` and the
-lobby's ``name:<id>``), and so do the ids of their hands' direct messages (``meta.hands``). A
-negative id is never a Discord id: the texts show it as a former
-member (:func:`bot.present.mention`). A member who sits in a running game (a lobby, a
-table, today's Späye) is refused, and nothing changes (:class:`StillPlaying`).
+Forgetting a member (:meth:`RecordStore.forget_member`) runs in one transaction. Deleted:
+their direct-message records (``dm_channels``, ``pending_private``) and, in every server,
+their ratings, rating history and opt-out (``bot.store.ratings.forget``, in the same
+transaction). Kept, but no longer theirs: wherever their id stands in the history (a seat
+in a game's state, the game's ``meta``, a result line, a rated game's left-out members or
+leavers, a monthly title, a timer's key or payload) it is replaced by a **stand-in id**, a
+random negative number, the same in every row of that member. So the games and the other
+players' results stay whole (a forgotten seat keeps its place and its points, and a
+rebuild of the ratings gives the others the same numbers), and no query by the member's id
+finds anything. Their display names go (``meta.names``, a lobby's ``name:<id>``), and so
+do the ids of their hands' direct messages (``meta.hands``). A negative id is never a
+Discord id: the texts show it as a former member (:func:`bot.present.mention`), the
+statistics do not rank it, and it is kept out of the rating boards (an opt-out row of its
+own).
+
+A member who sits in a running game (an open table, a game under way, today's Späye) is
+refused and nothing changes (:class:`StillPlaying`): the game needs its seats until its
+result is recorded.
 """
 
 from __future__ import annotations
@@ -20,15 +27,16 @@ import json
 import re
 import secrets
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from bot.clock import Clock, from_iso
+from bot.clock import Clock, from_iso, to_iso
 from bot.storage.db import Database, Tx
 from bot.storage.games import _dumps, _row_to_game
 from bot.storage.models import StoredGame
+from bot.storage.ratings import RatingStore
 
 __all__ = [
     "ExportLine",
@@ -99,7 +107,7 @@ class Forgotten:
     timers: int = 0
     private: int = 0
     guilds: frozenset[int] = field(default_factory=frozenset)
-    """The servers where the member had a game or a result (their ratings go too)."""
+    """The servers where the member's ratings went (where they had anything)."""
 
 
 class StillPlaying(RuntimeError):
@@ -109,11 +117,6 @@ class StillPlaying(RuntimeError):
         super().__init__(f"still playing in {games}")
         self.games = games
         """``(kind, number)`` of each running game (a lobby is ``("lobby", its number)``)."""
-
-
-ForgetHook = Callable[[int], Awaitable[None]]
-"""Run inside the forgetting transaction for each server the member had data in (their
-ratings there go: ``bot.store.ratings.forget``)."""
 
 
 def _token(user_id: int) -> re.Pattern[str]:
@@ -170,9 +173,10 @@ def _dumps_any(value: Any) -> str:
 class RecordStore:
     """``bot.store.records``: history, export and forgetting, over the games and results."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, ratings: RatingStore) -> None:
         self._db = db
         self._clock = clock
+        self._ratings = ratings
 
     # -- /<game> history ----------------------------------------------------------------
 
@@ -233,12 +237,11 @@ class RecordStore:
             return await _running_games(conn, user_id)
 
     async def forget_member(
-        self, user_id: int, *, also: ForgetHook | None = None, guilds: frozenset[int] = frozenset()
+        self, user_id: int, *, guilds: frozenset[int] = frozenset()
     ) -> Forgotten:
-        """Forget ``user_id`` everywhere, in one transaction (see the module's docstring).
-
-        ``also`` runs inside it for each server where the member had a game or a result,
-        and for ``guilds`` (e.g. the server the request came from). Raises
+        """Forget ``user_id`` everywhere, in one transaction (see the module's docstring):
+        their ratings in every server where they had a game, a result, a rating or an
+        opt-out, and in ``guilds`` (the server the request came from). Raises
         :class:`StillPlaying` (nothing changed) while they sit in a running game."""
         async with self._db.transaction() as conn:
             running = await _running_games(conn, user_id)
@@ -248,7 +251,10 @@ class RecordStore:
             like = f"%{user_id}%"
             guild_ids = set(guilds)
             async with conn.execute(
-                "SELECT DISTINCT guild_id FROM game_results WHERE user_id = ?", (user_id,)
+                "SELECT guild_id FROM game_results WHERE user_id = ?"
+                " UNION SELECT guild_id FROM ratings WHERE user_id = ?"
+                " UNION SELECT guild_id FROM rating_opt_outs WHERE user_id = ?",
+                (user_id, user_id, user_id),
             ) as cur:
                 guild_ids.update(int(row[0]) for row in await cur.fetchall())
 
@@ -285,6 +291,20 @@ class RecordStore:
                     (replace.json(row["details"]), row["game_id"], row["user_id"]),
                 )
 
+            # Who a rated game left out or ranked last for leaving: the same stand-in, so
+            # a rebuild of the ratings replays the same numbers for the others.
+            async with conn.execute(
+                "SELECT game_id, excluded, leavers FROM rated_games"
+                " WHERE excluded LIKE ? OR leavers LIKE ?",
+                (like, like),
+            ) as cur:
+                verdicts = await cur.fetchall()
+            for row in verdicts:
+                await conn.execute(
+                    "UPDATE rated_games SET excluded = ?, leavers = ? WHERE game_id = ?",
+                    (replace.json(row["excluded"]), replace.json(row["leavers"]), row["game_id"]),
+                )
+
             async with conn.execute(
                 "UPDATE month_titles SET user_id = ? WHERE user_id = ?",
                 (replace.pseudonym, user_id),
@@ -318,9 +338,14 @@ class RecordStore:
                 "DELETE FROM pending_private WHERE user_id = ?", (user_id,)
             ) as cur:
                 private = max(cur.rowcount, 0)
-            if also is not None:
-                for guild_id in sorted(guild_ids):
-                    await also(guild_id)
+            for guild_id in sorted(guild_ids):
+                await self._ratings.forget(guild_id, user_id)
+                # A rebuild rates the stand-in like anyone: kept off the boards, always.
+                await conn.execute(
+                    "INSERT OR IGNORE INTO rating_opt_outs (guild_id, user_id, since)"
+                    " VALUES (?, ?, ?)",
+                    (guild_id, replace.pseudonym, to_iso(self._clock.now())),
+                )
             return Forgotten(
                 pseudonym=replace.pseudonym,
                 games=changed_games,

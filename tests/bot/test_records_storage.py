@@ -16,6 +16,10 @@ from bot.storage import Store
 from bot.storage.pg_schema import TABLES
 from bot.storage.records import StillPlaying
 from tests.bot.conftest import CounterGame, new_counter
+from tests.bot.test_ratings_storage import GUILD as RATED
+from tests.bot.test_ratings_storage import play, ranked_kind, snapshot
+
+__all__ = ["ranked_kind"]  # a fixture (autouse): Papayoo's stand-in for the rated games
 
 GUILD, OTHER = 1, 2
 HALL = 10
@@ -95,7 +99,7 @@ async def test_a_forgotten_member_is_nowhere_and_the_others_keep_their_results(
     await finished(store, [BOB, CID])
     await finished(store, [ANA, BOB], OTHER)
     lobby = await store.games.create(
-        "lobby", GUILD, HALL, new_game("lobby", [str(BOB)], 0, {"game": "papayoo"})
+        "lobby", GUILD, HALL, new_game("lobby", [str(BOB)], 0, {"game": "speahx"})
     )
     await store.games.act(lobby, str(ANA), {"type": "join"}, meta_update={f"name:{ANA}": "Ana"})
     await store.games.act(lobby, str(ANA), {"type": "leave"})
@@ -169,3 +173,38 @@ async def test_a_member_at_a_running_game_is_not_forgotten(
     await store.games.set_status(running, "voided")
     done = await store.records.forget_member(ANA)
     assert done.results == 1 and await store.private.dm_channel(ANA) is None
+
+
+async def test_forgetting_keeps_the_others_ratings_and_a_rebuild_gives_them_again(
+    store: Store, clock: FakeClock
+) -> None:
+
+    await store.ratings.set_opted_out(RATED, BOB, True)
+    for day, ranking in enumerate([[[ANA], [BOB], [CID]], [[CID], [ANA]], [[ANA, CID], [BOB]]]):
+        clock.advance(timedelta(days=1))
+        await play(store, ranking, meta={"left": [str(ANA)]} if day == 1 else None)
+        if day == 0:
+            await store.ratings.set_opted_out(RATED, BOB, False)
+    await store.ratings.set_opted_out(RATED, ANA, True)
+    others = [row for row in (await snapshot(store))[0] if row[3] != ANA]
+
+    done = await store.records.forget_member(ANA)
+
+    assert RATED in done.guilds
+    assert await store.ratings.player(RATED, ANA, "2025-Q1") == []
+    assert not await store.ratings.is_opted_out(RATED, ANA)
+    assert (await snapshot(store))[0] == others
+    leftovers = [
+        (table, column)
+        for table, row in await everything(store)
+        for column, value in row.items()
+        if mentions(value, ANA)
+    ]
+    assert leftovers == []
+    # A rebuild replays the same games with the stand-in: the others' numbers again, and
+    # the stand-in never on a board.
+    await store.ratings.rebuild()
+    again = (await snapshot(store))[0]
+    assert [row for row in again if row[3] != done.pseudonym] == others
+    boards = await store.ratings.board(RATED, "overall", "2025-Q1")
+    assert done.pseudonym not in [row.user_id for row in boards] and boards
