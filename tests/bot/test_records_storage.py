@@ -19,7 +19,7 @@ from tests.bot.conftest import CounterGame, new_counter
 from tests.bot.test_ratings_storage import GUILD as RATED
 from tests.bot.test_ratings_storage import play, ranked_kind, snapshot
 
-__all__ = ["ranked_kind"]  # a fixture (autouse): Papayoo's stand-in for the rated games
+__all__ = ["ranked_kind"]  # a fixture: Papayoo's stand-in for the rated games
 
 GUILD, OTHER = 1, 2
 HALL = 10
@@ -175,6 +175,7 @@ async def test_a_member_at_a_running_game_is_not_forgotten(
     assert done.results == 1 and await store.private.dm_channel(ANA) is None
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_forgetting_keeps_the_others_ratings_and_a_rebuild_gives_them_again(
     store: Store, clock: FakeClock
 ) -> None:
