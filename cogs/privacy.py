@@ -1,4 +1,13 @@
-"""``/forget-me``: a member asks the bot to forget them (what it keeps: SECURITY.md).
+"""A member's own data: ``/privacy`` (out of the ratings and boards, or back in) and
+``/forget-me`` (what the bot keeps, and for how long: SECURITY.md).
+
+``/privacy`` shows the member's choice in this server and one button that changes it: **Keep
+me out** or **Count me in**. Each button names the choice it makes (``gn:privacy:0:out``,
+``gn:privacy:0:in``), so pressing an old one twice changes nothing more. Kept out, a member
+is left out of the ratings of the games they play from then on (the others are rated among
+themselves) and off every board; their place in the games and the stats stays.
+
+``/forget-me``: a member asks the bot to forget them.
 
 It is irreversible, so it is asked twice, as sites ask before deleting an account: the
 command says what goes and what stays, with one button, **Forget me…**; the button opens
@@ -28,7 +37,7 @@ from bot.i18n import LOCALES, Lang, has_key, locale_for_user, t
 from bot.present import and_list
 from bot.storage.records import StillPlaying
 from bot.text import clip
-from bot.ui import GameButton, GameView, Press, acknowledged, respond, say
+from bot.ui import GameButton, GameView, Press, acknowledged, respond, say, update_message
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -37,6 +46,8 @@ __all__ = ["FORGET_MODAL", "KIND", "PrivacyCog", "confirmed"]
 
 KIND: Final = "privacy"
 FORGET_ACTION: Final = "forget"
+OUT_ACTION: Final = "out"
+IN_ACTION: Final = "in"
 FORGET_MODAL: Final = "gnm:privacy:0:forget"
 WORD_FIELD: Final = "word"
 LOBBY: Final = "lobby"
@@ -102,16 +113,75 @@ def _typed(data: dict[str, Any]) -> str:
 
 
 class PrivacyCog(commands.Cog, name="Privacy"):
-    """A member's own data: ``/forget-me``."""
+    """A member's own data: ``/privacy`` and ``/forget-me``."""
 
     def __init__(self, bot: GamenightBot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
         self.bot.actions.register(KIND, self.on_forget_press, action=FORGET_ACTION, games=False)
+        for action in (OUT_ACTION, IN_ACTION):
+            self.bot.actions.register(KIND, self.on_choice_press, action=action, games=False)
 
     async def cog_unload(self) -> None:
         self.bot.actions.unregister(KIND)
+
+    # -- /privacy ---------------------------------------------------------------------------
+
+    @app_commands.command(
+        name=_("privacy", key="cmd.privacy.name"),
+        description=_(
+            "Keep out of this server's ratings and leaderboards, or come back in",
+            key="cmd.privacy.description",
+        ),
+    )
+    @app_commands.guild_only()
+    async def privacy(self, interaction: discord.Interaction[Any]) -> None:
+        """The member's choice in this server, and the button that changes it."""
+        locale = locale_for_user(interaction)
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        out = await self.bot.store.ratings.is_opted_out(interaction.guild_id, interaction.user.id)
+        await respond(
+            interaction,
+            self._choice_text(out, locale),
+            view=self._choice_view(out, locale),
+            ephemeral=True,
+        )
+
+    async def on_choice_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        """**Keep me out** / **Count me in**: saved, then said, on the same message."""
+        locale = locale_for_user(interaction)
+        if interaction.guild_id is None:
+            await say(interaction, t("errors.unknown_button", locale))
+            return
+        out = press.action == OUT_ACTION
+        await self.bot.store.ratings.set_opted_out(interaction.guild_id, interaction.user.id, out)
+        saved = t("records.privacy.saved_out" if out else "records.privacy.saved_in", locale)
+        await update_message(
+            interaction,
+            f"{saved}\n\n{self._choice_text(out, locale)}",
+            view=self._choice_view(out, locale),
+        )
+
+    @staticmethod
+    def _choice_text(out: bool, locale: Lang) -> str:
+        return t("records.privacy.out" if out else "records.privacy.in", locale)
+
+    @staticmethod
+    def _choice_view(out: bool, locale: Lang) -> GameView:
+        action = IN_ACTION if out else OUT_ACTION
+        return GameView(
+            GameButton(
+                KIND,
+                0,
+                action,
+                label=t(f"records.privacy.button_{action}", locale),
+                style=discord.ButtonStyle.primary if out else discord.ButtonStyle.secondary,
+            )
+        )
+
+    # -- /forget-me -------------------------------------------------------------------------
 
     @app_commands.command(
         name=_("forget-me", key="cmd.forget-me.name"),
