@@ -3,7 +3,9 @@
 Columns: ``game`` (its kind), ``number`` (as players know it: Papayoo #4), ``finished_at``
 (UTC, ISO 8601), ``user_id``, ``display_name`` (the one the member had at the table, when
 the game kept it), ``rank`` (1 wins; tied players share one), ``points``, ``won`` (1/0),
-``with_computers`` (1 when computer seats played: those games are filed apart). A member
+``with_computers`` (1 when computer seats played: those games are filed apart), ``rated``
+(1 when the game rated this member, 0 for a casual game, one with computers, or a member
+who kept out of the ratings; empty when the ratings never judged it). A member
 the bot forgot (``/forget-me``) has no id and the name "Former member".
 
 Safe to open in a spreadsheet: a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or
@@ -46,6 +48,7 @@ HEADER: Final = (
     "points",
     "won",
     "with_computers",
+    "rated",
 )
 FORMULA_START: Final = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet may read as the start of a formula (CSV injection)."""
@@ -81,6 +84,7 @@ def export_row(line: ExportLine, former: str) -> list[str]:
         line.points,
         int(line.won),
         int(line.result_kind.endswith(COMPUTERS_SUFFIX)),
+        "" if line.rated is None else int(line.rated),
     )
     return [safe_cell(cell) for cell in cells]
 

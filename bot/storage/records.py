@@ -93,6 +93,8 @@ class ExportLine:
     rank: int | None
     points: int
     won: bool
+    rated: bool | None = None
+    """Whether the game rated this member (``None``: the ratings have not judged it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +218,9 @@ class RecordStore:
         while True:
             rows = await self._db.fetchall(
                 "SELECT r.game_id, g.kind, r.kind AS result_kind, g.number, r.finished_at,"
-                " r.user_id, r.rank, r.points, r.won, g.meta"
+                " r.user_id, r.rank, r.points, r.won, g.meta, m.rated, m.excluded"
                 " FROM game_results AS r JOIN games AS g ON g.id = r.game_id"
+                " LEFT JOIN rated_games AS m ON m.game_id = r.game_id"
                 " WHERE r.guild_id = ? AND r.game_id > ? AND r.game_id <= coalesce("
                 "  (SELECT max(game_id) FROM (SELECT DISTINCT game_id FROM game_results"
                 "   WHERE guild_id = ? AND game_id > ? ORDER BY game_id LIMIT ?) AS chunk), ?)"
@@ -386,4 +389,7 @@ def _export_line(row: sqlite3.Row) -> ExportLine:
         rank=None if row["rank"] is None else int(row["rank"]),
         points=int(row["points"]),
         won=bool(row["won"]),
+        rated=None
+        if row["rated"] is None
+        else bool(row["rated"]) and user_id not in json.loads(row["excluded"]),
     )

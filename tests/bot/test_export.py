@@ -47,10 +47,14 @@ def test_formula_starts_get_a_quote(text: str) -> None:
 
 def test_a_row_says_the_game_and_a_forgotten_member_has_no_id() -> None:
     assert export_row(line(), "Former member") == [
-        "papayoo", "4", "2025-03-14T10:30:00+00:00", "111", "Ana", "1", "12", "1", "0",
+        "papayoo", "4", "2025-03-14T10:30:00+00:00", "111", "Ana", "1", "12", "1", "0", "",
     ]  # fmt: skip
     former = export_row(line(-5, None, "papayoo.computers"), "Former member")
-    assert former[3:5] == ["", "Former member"] and former[-1] == "1"
+    assert former[3:5] == ["", "Former member"] and former[-2] == "1"
+    from dataclasses import replace
+
+    assert export_row(replace(line(), rated=False), "F")[-1] == "0"
+    assert export_row(replace(line(), rated=True), "F")[-1] == "1"
 
 
 async def chunks(lines: Sequence[ExportLine], size: int) -> AsyncIterator[list[ExportLine]]:

@@ -209,3 +209,12 @@ async def test_forgetting_keeps_the_others_ratings_and_a_rebuild_gives_them_agai
     assert [row for row in again if row[3] != done.pseudonym] == others
     boards = await store.ratings.board(RATED, "overall", "2025-Q1")
     assert done.pseudonym not in [row.user_id for row in boards] and boards
+
+
+@pytest.mark.usefixtures("ranked_kind")
+async def test_export_lines_say_who_a_game_rated(store: Store) -> None:
+    await store.ratings.set_opted_out(RATED, CID, True)
+    await play(store, [[ANA], [BOB], [CID]])
+    [lines] = [chunk async for chunk in store.records.export_lines(RATED)]
+    assert {line.user_id: line.rated for line in lines} == {ANA: True, BOB: True, CID: False}
+    assert [line.rank for line in lines] == [1, 2, 3]

@@ -67,7 +67,7 @@ async def test_an_admin_exports_the_results_and_a_member_is_refused(
         at = rows[1][2]
         assert at.endswith("+00:00") and at.startswith("2025-03-14T")
         assert rows[1:] == [
-            ["speahx", "1", at, p, names[p], str(place), str(place), str(int(place == 1)), "0"]
+            ["speahx", "1", at, p, names[p], str(place), str(place), str(int(place == 1)), "0", "1"]
             for place, p in enumerate(ranking, start=1)
         ]
 
