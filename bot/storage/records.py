@@ -27,7 +27,7 @@ import json
 import re
 import secrets
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -132,6 +132,8 @@ class _Replacer:
     def __init__(self, user_id: int, pseudonym: int) -> None:
         self.user_id = user_id
         self.pseudonym = pseudonym
+        self.like = f"%{user_id}%"
+        """A ``LIKE`` pattern for the rows that may hold the id (the digits anywhere)."""
         self._pattern = _token(user_id)
 
     def text(self, value: str) -> str:
@@ -251,96 +253,24 @@ class RecordStore:
             if running:
                 raise StillPlaying(running)
             replace = _Replacer(user_id, new_pseudonym())
-            like = f"%{user_id}%"
-            guild_ids = set(guilds)
-            async with conn.execute(
-                "SELECT guild_id FROM game_results WHERE user_id = ?"
-                " UNION SELECT guild_id FROM ratings WHERE user_id = ?"
-                " UNION SELECT guild_id FROM rating_opt_outs WHERE user_id = ?",
-                (user_id, user_id, user_id),
-            ) as cur:
-                guild_ids.update(int(row[0]) for row in await cur.fetchall())
-
-            async with conn.execute(
-                "SELECT id, kind, guild_id, state, meta FROM games"
-                " WHERE state LIKE ? OR meta LIKE ?",
-                (like, like),
-            ) as cur:
-                games = await cur.fetchall()
-            changed_games = 0
-            for row in games:
-                state, meta = replace.json(row["state"]), replace.meta(row["meta"])
-                if state == row["state"] and meta == row["meta"]:
-                    continue  # the digits were part of another number
-                await conn.execute(
-                    "UPDATE games SET state = ?, meta = ?, version = version + 1 WHERE id = ?",
-                    (state, meta, row["id"]),
-                )
-                guild_ids.add(int(row["guild_id"]))
-                changed_games += row["kind"] != LOBBY
-
-            async with conn.execute(
-                "UPDATE game_results SET user_id = ? WHERE user_id = ?",
-                (replace.pseudonym, user_id),
-            ) as cur:
-                results = max(cur.rowcount, 0)
-            async with conn.execute(
-                "SELECT game_id, user_id, details FROM game_results WHERE details LIKE ?", (like,)
-            ) as cur:
-                details = await cur.fetchall()
-            for row in details:
-                await conn.execute(
-                    "UPDATE game_results SET details = ? WHERE game_id = ? AND user_id = ?",
-                    (replace.json(row["details"]), row["game_id"], row["user_id"]),
-                )
-
-            # Who a rated game left out or ranked last for leaving: the same stand-in, so
-            # a rebuild of the ratings replays the same numbers for the others.
-            async with conn.execute(
-                "SELECT game_id, excluded, leavers FROM rated_games"
-                " WHERE excluded LIKE ? OR leavers LIKE ?",
-                (like, like),
-            ) as cur:
-                verdicts = await cur.fetchall()
-            for row in verdicts:
-                await conn.execute(
-                    "UPDATE rated_games SET excluded = ?, leavers = ? WHERE game_id = ?",
-                    (replace.json(row["excluded"]), replace.json(row["leavers"]), row["game_id"]),
-                )
-
-            async with conn.execute(
-                "UPDATE month_titles SET user_id = ? WHERE user_id = ?",
-                (replace.pseudonym, user_id),
-            ) as cur:
-                titles = max(cur.rowcount, 0)
-
-            async with conn.execute(
-                "SELECT id, key, payload FROM timers WHERE key LIKE ? OR payload LIKE ?",
-                (like, like),
-            ) as cur:
-                timers = await cur.fetchall()
-            for row in timers:
-                await conn.execute(
-                    "UPDATE timers SET key = ?, payload = ? WHERE id = ?",
-                    (replace.text(row["key"]), replace.json(row["payload"]), row["id"]),
-                )
-            for table, column in (("scheduler_runs", "job"), ("job_runs", "job_id")):
-                async with conn.execute(
-                    f"SELECT {column} FROM {table} WHERE {column} LIKE ?",  # noqa: S608 (fixed names)
-                    (like,),
-                ) as cur:
-                    jobs = [str(row[0]) for row in await cur.fetchall()]
-                for job in jobs:
-                    await conn.execute(
-                        f"UPDATE {table} SET {column} = ? WHERE {column} = ?",  # noqa: S608
-                        (replace.text(job), job),
-                    )
-
+            guild_ids = set(guilds) | {
+                int(row[0]) for row in await _rows(conn, _GUILDS_OF_MEMBER, [user_id] * 3)
+            }
+            games = await _forget_in_games(conn, replace, guild_ids)
+            changed = {
+                table: await _count(conn, update, (replace.pseudonym, user_id))
+                for table, update in _USER_ID_UPDATES.items()
+            }
+            timers = 0
+            for select, update, values in _REWRITES:
+                rows = await _rows(conn, select, [replace.like] * select.count("?"))
+                for row in rows:
+                    await conn.execute(update, values(replace, row))
+                timers += len(rows) if select.startswith(_TIMERS) else 0
             await conn.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
-            async with conn.execute(
-                "DELETE FROM pending_private WHERE user_id = ?", (user_id,)
-            ) as cur:
-                private = max(cur.rowcount, 0)
+            private = await _count(
+                conn, "DELETE FROM pending_private WHERE user_id = ?", (user_id,)
+            )
             for guild_id in sorted(guild_ids):
                 await self._ratings.forget(guild_id, user_id)
                 # A rebuild rates the stand-in like anyone: kept off the boards, always.
@@ -351,13 +281,90 @@ class RecordStore:
                 )
             return Forgotten(
                 pseudonym=replace.pseudonym,
-                games=changed_games,
-                results=results,
-                titles=titles,
-                timers=len(timers),
+                games=games,
+                results=changed["game_results"],
+                titles=changed["month_titles"],
+                timers=timers,
                 private=private,
                 guilds=frozenset(guild_ids),
             )
+
+
+_GUILDS_OF_MEMBER: Final = (
+    "SELECT guild_id FROM game_results WHERE user_id = ?"
+    " UNION SELECT guild_id FROM ratings WHERE user_id = ?"
+    " UNION SELECT guild_id FROM rating_opt_outs WHERE user_id = ?"
+)
+_USER_ID_UPDATES: Final = {
+    "game_results": "UPDATE game_results SET user_id = ? WHERE user_id = ?",
+    "month_titles": "UPDATE month_titles SET user_id = ? WHERE user_id = ?",
+}
+"""Tables whose ``user_id`` column names the member: their rows stay, with the stand-in."""
+_TIMERS: Final = "SELECT id, key, payload FROM timers"
+_REWRITES: Final[tuple[tuple[str, str, Callable[[_Replacer, Any], tuple[Any, ...]]], ...]] = (
+    (
+        "SELECT game_id, user_id, details FROM game_results WHERE details LIKE ?",
+        "UPDATE game_results SET details = ? WHERE game_id = ? AND user_id = ?",
+        lambda r, row: (r.json(row["details"]), row["game_id"], row["user_id"]),
+    ),
+    # Who a rated game left out or ranked last for leaving: the same stand-in, so a
+    # rebuild of the ratings replays the same numbers for the others.
+    (
+        "SELECT game_id, excluded, leavers FROM rated_games"
+        " WHERE excluded LIKE ? OR leavers LIKE ?",
+        "UPDATE rated_games SET excluded = ?, leavers = ? WHERE game_id = ?",
+        lambda r, row: (r.json(row["excluded"]), r.json(row["leavers"]), row["game_id"]),
+    ),
+    (
+        _TIMERS + " WHERE key LIKE ? OR payload LIKE ?",
+        "UPDATE timers SET key = ?, payload = ? WHERE id = ?",
+        lambda r, row: (r.text(row["key"]), r.json(row["payload"]), row["id"]),
+    ),
+    (
+        "SELECT job FROM scheduler_runs WHERE job LIKE ?",
+        "UPDATE scheduler_runs SET job = ? WHERE job = ?",
+        lambda r, row: (r.text(row["job"]), row["job"]),
+    ),
+    (
+        "SELECT job_id FROM job_runs WHERE job_id LIKE ?",
+        "UPDATE job_runs SET job_id = ? WHERE job_id = ?",
+        lambda r, row: (r.text(row["job_id"]), row["job_id"]),
+    ),
+)
+"""Texts and JSON that may hold the member's id: ``(select, update, its parameters)``."""
+
+
+async def _rows(conn: Tx, sql: str, params: list[Any]) -> list[Any]:
+    async with conn.execute(sql, params) as cur:
+        return list(await cur.fetchall())
+
+
+async def _count(conn: Tx, sql: str, params: tuple[Any, ...]) -> int:
+    async with conn.execute(sql, params) as cur:
+        return max(cur.rowcount, 0)
+
+
+async def _forget_in_games(conn: Tx, replace: _Replacer, guild_ids: set[int]) -> int:
+    """The member's id replaced in the games' state and ``meta`` (their names dropped);
+    returns how many games (lobbies aside) held a seat of theirs, and adds their servers
+    to ``guild_ids``."""
+    rows = await _rows(
+        conn,
+        "SELECT id, kind, guild_id, state, meta FROM games WHERE state LIKE ? OR meta LIKE ?",
+        [replace.like] * 2,
+    )
+    games = 0
+    for row in rows:
+        state, meta = replace.json(row["state"]), replace.meta(row["meta"])
+        if state == row["state"] and meta == row["meta"]:
+            continue  # the digits were part of another number
+        await conn.execute(
+            "UPDATE games SET state = ?, meta = ?, version = version + 1 WHERE id = ?",
+            (state, meta, row["id"]),
+        )
+        guild_ids.add(int(row["guild_id"]))
+        games += row["kind"] != LOBBY
+    return games
 
 
 async def _running_games(conn: Tx, user_id: int) -> list[tuple[str, int]]:

@@ -4,7 +4,6 @@ spreadsheet, cut to Discord's upload size or refused, for Manage Server members 
 from __future__ import annotations
 
 import csv
-import importlib
 import io
 import sys
 
@@ -14,6 +13,7 @@ import pytest
 from bot.export import HEADER
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_rest_budget import bot_token_calls
+from tests.cogs.test_speahx import same_deal
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.models import FakeMessage
 from tests.seated.driver import Seats
@@ -21,11 +21,8 @@ from tests.seated.driver import Seats
 pytestmark = pytest.mark.e2e
 COGS = ["cogs.config", "cogs.speahx"]
 
-
-@pytest.fixture(autouse=True)
-def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("bot.seated.start")
-    monkeypatch.setattr(module, "new_seed", lambda: 20251123)
+__fixtures__ = (same_deal,)
+"""The same deal as the Speahx tests (autouse)."""
 
 
 def rows_of(fake: FakeDiscord, message: FakeMessage) -> list[list[str]]:

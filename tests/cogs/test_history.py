@@ -3,24 +3,20 @@ Previous / Next, abandoned games marked, computer seats by name, names that neve
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
 from bot.seated import history
 from tests.cogs.conftest import MakeBot, Office
 from tests.cogs.test_rest_budget import bot_token_calls
+from tests.cogs.test_speahx import same_deal
 from tests.fakediscord import FakeDiscord
 from tests.seated.driver import Seats
 
 pytestmark = pytest.mark.e2e
 COGS = ["cogs.speahx", "cogs.spit"]
 
-
-@pytest.fixture(autouse=True)
-def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("bot.seated.start")
-    monkeypatch.setattr(module, "new_seed", lambda: 20251123)
+__fixtures__ = (same_deal,)
+"""The same deal as the Speahx tests (autouse)."""
 
 
 async def test_history_lists_the_games_newest_first_paged(

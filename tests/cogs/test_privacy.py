@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
-from tests.bot.test_records_storage import everything, mentions
+from tests.bot.test_records_storage import everything, where_is
 from tests.cogs.conftest import MakeBot, Office
+from tests.cogs.test_speahx import same_deal
 from tests.fakediscord import FakeDiscord
 from tests.seated.driver import Seats
 
 pytestmark = pytest.mark.e2e
 COGS = ["cogs.privacy", "cogs.speahx"]
 
-
-@pytest.fixture(autouse=True)
-def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("bot.seated.start")
-    monkeypatch.setattr(module, "new_seed", lambda: 20251123)
+__fixtures__ = (same_deal,)
+"""The same deal as the Speahx tests (autouse)."""
 
 
 async def test_privacy_shows_the_choice_and_changes_it(
@@ -88,13 +84,7 @@ async def test_forget_me_asks_for_the_word_then_forgets_the_member_everywhere(
         assert done.ephemeral and "Gamenight vous a oublié" in done.text, done.text
         assert "1 partie" in done.text
 
-        leftovers = [
-            (table, column)
-            for table, row in await everything(bot.store)
-            for column, value in row.items()
-            if mentions(value, ana.id)
-        ]
-        assert leftovers == []
+        assert await where_is(bot.store, ana.id) == []
         for user in (bob, cid):
             assert (
                 await bot.store.results.player(office.guild.id, "speahx", user.id) == stats[user.id]
