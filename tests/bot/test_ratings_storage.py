@@ -5,9 +5,14 @@ Also run on PostgreSQL (tests/bot/test_postgres.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +24,7 @@ from bot.storage import PlayerResult, Store, StoredGame
 from tests.bot.conftest import CounterGame
 
 GUILD = 5
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class RankedGame(CounterGame):
@@ -185,7 +191,7 @@ async def test_opted_out_members_are_left_out(store: Store) -> None:
 
 @pytest.mark.usefixtures("ranked_kind")
 async def test_a_leaver_finishes_last(store: Store) -> None:
-    stored = await play(store, [[1], [2], [3]], meta={"left": ["1"]})
+    stored = await play(store, [[1], [2], [3]], meta={"away": {"1": 3, "2": 2}})
     points = {
         row["user_id"]: row["place"]
         for row in await store.db.fetchall(
@@ -301,7 +307,7 @@ async def test_rebuild_is_deterministic_and_equals_the_live_ratings(
         ranking = [[p] for p in orders[day % len(orders)]]
         if day % 7 == 3:
             ranking = [[1, 2], [3]]
-        await play(store, ranking, meta={"left": ["3"]} if day == 11 else None)
+        await play(store, ranking, meta={"away": {"3": 4}} if day == 11 else None)
         if day == 15:
             await store.ratings.set_opted_out(GUILD, 4, False)
     await play(store, [[1], [2]], guild=GUILD + 1)
@@ -335,3 +341,38 @@ async def test_a_new_member_starts_as_a_newcomer(store: Store) -> None:
     await play(store, [[1], [2]])
     rows = {r.user_id: r for r in await store.ratings.board(GUILD, "overall", "2025-Q1")}
     assert rows[1].sigma < SIGMA and rows[1].mu + rows[2].mu == pytest.approx(2 * MU)
+
+
+@pytest.mark.usefixtures("ranked_kind")
+async def test_the_rebuild_command_gives_the_live_ratings_again(
+    store: Store, db_path: Path
+) -> None:
+    for ranking in ([[1], [2], [3]], [[3], [2]], [[2, 3], [1]]):
+        await play(store, ranking)
+    live = await snapshot(store)
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
+    for _ in range(2):
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "ratings", "rebuild"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**environ, "DATABASE_PATH": str(db_path), "PYTHONPATH": str(ROOT)},
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "3 finished games replayed (3 rated) in 1 server(s)" in done.stdout
+        assert await snapshot(store) == live
+    helped = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bot", "ratings", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert helped.returncode == 0 and "rebuild" in helped.stdout

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.clock import FakeClock
+from bot.ratings.ledger import AWAY_MOVES
 from tests.cogs.conftest import MakeBot
 from tests.cogs.test_speahx import COGS, same_deal, table
 from tests.fakediscord import FakeDiscord
@@ -51,4 +53,37 @@ async def test_a_finished_game_is_rated_and_a_casual_one_is_not(
         verdict = await bot.store.ratings.verdict(casual)
         assert verdict is not None and (verdict.rated, verdict.reason) == (False, "casual")
         assert all(r.games == 1 for r in await bot.store.ratings.board(guild_id, "speahx", season))
+    await bot.store.close()
+
+
+async def test_a_member_the_turn_timer_plays_for_to_the_end_finishes_last(
+    fake_discord: FakeDiscord, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake = fake_discord
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        seats = table(fake, bot, ["Ana", "Bob", "Cyd"])
+        cyd = str(seats.users[2].id)
+        game_id = await seats.open_and_start({"turn_seconds": 15})
+        for _ in range(3000):
+            stored = await seats.stored()
+            if not stored.is_active:
+                break
+            player = stored.game.to_act()[0]
+            if player == cyd:  # Cyd has gone: the turn timer plays for him
+                clock.advance(seconds=16)
+                assert await bot.timers.run_due() >= 1
+                await seats.cog.settle()
+            else:
+                await seats.act(player, stored.game.auto_action(player))
+        stored = await seats.stored()
+        assert stored.status == "over"
+        assert stored.meta["away"][cyd] >= AWAY_MOVES
+        verdict = await bot.store.ratings.verdict(game_id)
+        assert verdict is not None and verdict.rated and verdict.leavers == (int(cyd),)
+        places = await bot.store.db.fetchall(
+            "SELECT user_id, place FROM rating_points WHERE game_id = ? AND scope = 'speahx'",
+            (game_id,),
+        )
+        assert {int(r["user_id"]): r["place"] for r in places}[int(cyd)] == 3
     await bot.store.close()
