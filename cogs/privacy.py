@@ -1,5 +1,5 @@
 """A member's own data: ``/privacy`` (out of the ratings and boards, or back in) and
-``/forget-me`` (what the bot keeps, and for how long: SECURITY.md).
+``/forget-me`` (what the bot keeps, and for how long: the README's "What is stored").
 
 ``/privacy`` shows the member's choice in this server and one button that changes it: **Keep
 me out** or **Count me in**. Each button names the choice it makes (``gn:privacy:0:out``,
@@ -7,14 +7,13 @@ me out** or **Count me in**. Each button names the choice it makes (``gn:privacy
 is left out of the ratings of the games they play from then on (the others are rated among
 themselves) and off every board; their place in the games and the stats stays.
 
-``/forget-me``: a member asks the bot to forget them.
-
-It is irreversible, so it is asked twice, as sites ask before deleting an account: the
+``/forget-me``: a member asks the bot to forget them. It is irreversible, so it is asked twice, as sites ask before deleting an account: the
 command says what goes and what stays, with one button, **Forget me…**; the button opens
 a form where the member types a word (FORGET, or OUBLIER in French). Only then is
 everything done, in one transaction (:meth:`bot.storage.records.RecordStore.forget_member`):
-their statistics and direct-message records deleted, their seats in the history kept for
-the other players' results but made a "Former member" with no id.
+their direct-message records, ratings and opt-outs deleted, their seats in the history kept
+for the other players' results but made a "Former member" with no id (so their statistics
+are gone too).
 
 A member who sits in a running game (an open table, a game under way, today's Späye) is
 told which one and that nothing was deleted: a game in play needs its players, and its
