@@ -89,10 +89,18 @@ def export_row(line: ExportLine, former: str) -> list[str]:
     return [safe_cell(cell) for cell in cells]
 
 
-def _encoded(cells: Sequence[str]) -> bytes:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerow(cells)
-    return out.getvalue().encode("utf-8")
+class _Rows:
+    """One CSV writer for every row, each row handed back as its UTF-8 bytes."""
+
+    def __init__(self) -> None:
+        self._out = io.StringIO()
+        self._writer = csv.writer(self._out, lineterminator="\r\n")
+
+    def encoded(self, cells: Sequence[str]) -> bytes:
+        self._out.seek(0)
+        self._out.truncate()
+        self._writer.writerow(cells)
+        return self._out.getvalue().encode("utf-8")
 
 
 @dataclass
@@ -113,12 +121,13 @@ async def csv_parts(
     """Every line as CSV, cut into parts of at most ``part_bytes`` (UTF-8, with a byte
     order mark so that spreadsheets read the names right, and the header on each);
     :class:`TooLarge` as soon as more than ``max_parts`` would be needed."""
-    head = b"\xef\xbb\xbf" + _encoded(HEADER)
+    rows = _Rows()
+    head = b"\xef\xbb\xbf" + rows.encoded(HEADER)
     done = CsvParts()
     current = bytearray(head)
     async for chunk in lines:
         for line in chunk:
-            row = _encoded(export_row(line, former))
+            row = rows.encoded(export_row(line, former))
             if len(head) + len(row) > part_bytes:
                 raise TooLarge(done.rows, max_parts)  # one row alone cannot fit
             if len(current) + len(row) > part_bytes:

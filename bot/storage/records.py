@@ -49,8 +49,8 @@ __all__ = [
 
 ENDED: Final = ("over", "voided")
 LOBBY: Final = "lobby"
-EXPORT_CHUNK: Final = 500
-"""Games read per query of an export (their result lines together)."""
+EXPORT_ROWS: Final = 2000
+"""Result lines read per query of an export (whole games only)."""
 
 _GAME_COLUMNS = (
     "g.id, g.kind, g.guild_id, g.channel_id, g.status, g.state, g.meta, g.version,"
@@ -215,7 +215,8 @@ class RecordStore:
 
     async def export_lines(self, guild_id: int) -> AsyncIterator[list[ExportLine]]:
         """Every result line of the server, game after game (in the order they were
-        created), :data:`EXPORT_CHUNK` games per query; within a game, by rank."""
+        created), about :data:`EXPORT_ROWS` lines per query (whole games: they follow the
+        primary key); within a game, by rank."""
         after = 0
         while True:
             rows = await self._db.fetchall(
@@ -223,15 +224,20 @@ class RecordStore:
                 " r.user_id, r.rank, r.points, r.won, g.meta, m.rated, m.excluded"
                 " FROM game_results AS r JOIN games AS g ON g.id = r.game_id"
                 " LEFT JOIN rated_games AS m ON m.game_id = r.game_id"
-                " WHERE r.guild_id = ? AND r.game_id > ? AND r.game_id <= coalesce("
-                "  (SELECT max(game_id) FROM (SELECT DISTINCT game_id FROM game_results"
-                "   WHERE guild_id = ? AND game_id > ? ORDER BY game_id LIMIT ?) AS chunk), ?)"
-                " ORDER BY r.game_id, r.rank IS NULL, r.rank, r.user_id",
-                (guild_id, after, guild_id, after, EXPORT_CHUNK, after),
+                # `+r.guild_id`: SQLite then walks the primary key from `after` (in the
+                # order asked) instead of sorting all the server's lines for each query.
+                " WHERE r.game_id > ? AND +r.guild_id = ?"
+                " ORDER BY r.game_id, r.user_id LIMIT ?",
+                (after, guild_id, EXPORT_ROWS),
             )
             if not rows:
                 return
-            yield [_export_line(row) for row in rows]
+            last = int(rows[-1]["game_id"])
+            if len(rows) == EXPORT_ROWS and int(rows[0]["game_id"]) != last:
+                rows = [row for row in rows if int(row["game_id"]) != last]  # its next query
+            rows.sort(key=lambda r: (r["game_id"], r["rank"] is None, r["rank"] or 0, r["user_id"]))
+            names: dict[int, dict[str, Any]] = {}  # each game's meta read once
+            yield [_export_line(row, names) for row in rows]
             after = int(rows[-1]["game_id"])
 
     # -- /forget-me -----------------------------------------------------------------------
@@ -380,13 +386,17 @@ async def _running_games(conn: Tx, user_id: int) -> list[tuple[str, int]]:
     return [(str(row["kind"]), int(row["number"])) for row in rows]
 
 
-def _export_line(row: sqlite3.Row) -> ExportLine:
-    meta = json.loads(row["meta"])
-    names = meta.get("names") if isinstance(meta, dict) else None
+def _export_line(row: sqlite3.Row, names_of: dict[int, dict[str, Any]]) -> ExportLine:
+    game_id = int(row["game_id"])
+    names = names_of.get(game_id)
+    if names is None:
+        meta = json.loads(row["meta"])
+        kept = meta.get("names") if isinstance(meta, dict) else None
+        names = names_of[game_id] = kept if isinstance(kept, dict) else {}
     user_id = int(row["user_id"])
-    name = names.get(str(user_id)) if isinstance(names, dict) else None
+    name = names.get(str(user_id))
     return ExportLine(
-        game_id=int(row["game_id"]),
+        game_id=game_id,
         kind=str(row["kind"]),
         result_kind=str(row["result_kind"]),
         number=int(row["number"]),

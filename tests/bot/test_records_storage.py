@@ -91,7 +91,7 @@ async def test_export_lines_come_game_after_game_by_rank(
 ) -> None:
     from bot.storage import records
 
-    monkeypatch.setattr(records, "EXPORT_CHUNK", 2)
+    monkeypatch.setattr(records, "EXPORT_ROWS", 7)
     games = [await finished(store, [ANA, BOB, CID]) for _ in range(5)]
     await finished(store, [ANA, BOB], OTHER)
     chunks = [chunk async for chunk in store.records.export_lines(GUILD)]
