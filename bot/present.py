@@ -21,6 +21,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "ParamFormatter",
     "and_list",
+    "is_former",
     "mention",
     "mentions",
     "refusal",
@@ -37,11 +38,20 @@ PLAYERS_PARAMS: Final = ("players", "targets")
 
 
 def mention(player: str | int, locale: Lang = "en") -> str:
-    """A colleague as a mention; a computer seat by its name (it has no Discord account)."""
+    """A colleague as a mention; a computer seat by its name (it has no Discord account),
+    and a member the bot forgot (``/forget-me``: a negative stand-in id) as a former member."""
     who = str(player)
     if is_computer(who):
         return t("seated.computer", locale, n=who.removeprefix("cpu"))
+    if is_former(who):
+        return t("records.former_member", locale)
     return f"<@{who}>"
+
+
+def is_former(player: str | int) -> bool:
+    """A seat of a member who asked to be forgotten (a negative stand-in id, never a
+    Discord one: :mod:`bot.storage.records`)."""
+    return str(player).startswith("-")
 
 
 def and_list(items: Iterable[str], locale: Lang) -> str:

@@ -23,6 +23,7 @@ changes nothing; a saved one is confirmed with the new value and dispatched as a
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -34,16 +35,22 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 from pydantic import ValidationError
 
+from bot.export import TooLarge, csv_parts
 from bot.i18n import Lang, locale_for_user, t
 from bot.limits import LIMIT_FIELDS, MemberLimits, member_limits, update_member_limits
 from bot.ratings.seasons import season_label
 from bot.storage import SETTING_FIELDS, GuildSettings
 from bot.storage.models import is_known_timezone
 from bot.text import code
-from bot.ui import reply_error, respond
+from bot.ui import auto_defer, reply_error, respond
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
+
+EXPORT_PARTS = 5
+"""Files one ``/config export`` may send (one a message); a larger export is refused."""
+EXPORT_MARGIN = 64 * 1024
+"""Bytes kept free under the upload limit for the rest of the request."""
 
 ANNOUNCE_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 """What the bot needs in a channel it is asked to post in (kept for games that import it
@@ -274,6 +281,58 @@ class ConfigCog(commands.Cog, name="Config"):
             for field, (label, value) in shown.items()
         ]
         await respond(interaction, "\n".join(lines), ephemeral=True)
+
+    @config.command(
+        name="export", description="This server's results as a CSV file (one row per seat)"
+    )
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's results as CSV attachments (:mod:`bot.export`), privately: one file
+        a message, each within the server's upload limit; too large: refused, said why."""
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        locale = locale_for_user(interaction)
+        limit = guild.filesize_limit - EXPORT_MARGIN
+        async with auto_defer(interaction, ephemeral=True, thinking=True):
+            try:
+                done = await csv_parts(
+                    self.bot.store.records.export_lines(guild.id),
+                    former=t("records.former_member", locale),
+                    part_bytes=limit,
+                    max_parts=EXPORT_PARTS,
+                )
+            except TooLarge as err:
+                await respond(
+                    interaction,
+                    t(
+                        "records.export.too_large",
+                        locale,
+                        rows=err.rows,
+                        parts=err.parts,
+                        size=f"{guild.filesize_limit / 1024 / 1024:g}",
+                    ),
+                    ephemeral=True,
+                )
+                return
+            if done.rows == 0:
+                await respond(interaction, t("records.export.empty", locale), ephemeral=True)
+                return
+            day = self.bot.clock.now().date().isoformat()
+            count = len(done.parts)
+            for index, data in enumerate(done.parts, start=1):
+                suffix = f"-{index}-of-{count}" if count > 1 else ""
+                name = f"gamenight-results-{day}{suffix}.csv"
+                text = (
+                    t("records.export.done", locale, rows=done.rows, parts=count)
+                    if index == 1
+                    else None
+                )
+                await respond(
+                    interaction,
+                    text,
+                    files=[discord.File(io.BytesIO(data), filename=name)],
+                    ephemeral=True,
+                )
 
     @config.command(name="season", description="How long a season of ratings lasts")
     @app_commands.rename(period=_("period"))

@@ -36,6 +36,7 @@ the rooms it uses, all on :class:`~bot.seated.base.SeatedBase` (state, names, te
 :mod:`~bot.seated.abandon` ``AbandonRoom``  ``/<game> end``
 :mod:`~bot.seated.moves` ``MovesRoom``      the game's buttons: hand and board moves
 :mod:`~bot.seated.stats` ``StatsRoom``      ``/<game> stats``
+:mod:`~bot.seated.history` ``HistoryRoom``  ``/<game> history``: the last games, paged
 ==========================================  ==================================================
 """
 
@@ -47,6 +48,7 @@ from bot import computers
 from bot.seated.base import SWEEP_AFTER
 from bot.seated.challenge import ChallengeRoom
 from bot.seated.editor import MessageEditor
+from bot.seated.history import HistoryRoom
 from bot.seated.moves import MovesRoom
 from bot.seated.notices import TurnNotices
 from bot.seated.order import ArrivalOrder
@@ -64,7 +66,7 @@ if TYPE_CHECKING:
 __all__ = ["SeatedCog"]
 
 
-class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom):
+class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom, HistoryRoom):
     """Base class of every seated game's cog. Subclasses set ``spec`` and add the group
     ``seated_group(...)`` as a class attribute; they may override the hooks of
     :class:`bot.seated.hooks.GameHooks`."""
@@ -99,6 +101,7 @@ class SeatedCog(ChallengeRoom, MovesRoom, StatsRoom):
         games.register_kind(self.kind, results=self.results)
         self.bot.actions.register(self.lobby_buttons, self.on_lobby_press)
         self.bot.actions.register(self.kind, self.on_press, moves=True)
+        self.register_history()
         self.bot.private.register_renderer(self.kind, self.render_hand, shown=self.hand_shown)
         self.bot.timers.register(self.turn_timer(), self.on_turn_timer)
         self.bot.timers.register(self.warn_timer(), self.on_warn_timer)

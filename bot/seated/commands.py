@@ -1,4 +1,4 @@
-"""``/<game> begin|end|stats`` (and ``challenge``): one command group per seated game,
+"""``/<game> begin|end|history|stats`` (and ``challenge``): one command group per seated game,
 built from its spec.
 
 Typing ``/<game>`` lists the subcommands in alphabetical order, and Enter runs the first: so
@@ -51,6 +51,8 @@ class SeatedCommands(Protocol):
     async def show_stats(
         self, interaction: discord.Interaction[Any], player: discord.User | None
     ) -> None: ...
+
+    async def show_history(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
 def _method(func: Any, name: str) -> Any:
@@ -244,6 +246,20 @@ def seated_group(
                 f"{title} games played and won here", key=f"{kind}.cmd.stats.description"
             ),
             callback=stats,
+        )
+    )
+
+    async def history(self: SeatedCommands, interaction: discord.Interaction[Any]) -> None:
+        await self.show_history(interaction)
+
+    group.add_command(
+        app_commands.Command(
+            name=_("history", key="seated.cmd.history.name"),
+            description=_(
+                f"The last {title} games of this server, newest first",
+                key=f"{kind}.cmd.history.description",
+            ),
+            callback=_method(history, "history"),
         )
     )
     if challenge is not None:

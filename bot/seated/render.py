@@ -26,7 +26,7 @@ from bot.emojis import card_emoji, card_text
 from bot.engine.cards import RANK_VALUE, rank_of, suit_of
 from bot.engine.lobby import is_computer
 from bot.i18n import Lang, has_key, placeholders, t
-from bot.present import SUIT_SYMBOLS, mention, when
+from bot.present import SUIT_SYMBOLS, is_former, mention, when
 from bot.seated.controls import Label, MultiPick, board_button, stamp
 from bot.text import clip, escape
 from bot.ui import GameView, PayloadView
@@ -171,6 +171,8 @@ class SeatedRenderer:
             return names[player]
         if is_computer(player):
             return t("seated.computer", locale, n=player.removeprefix("cpu"))
+        if is_former(player):
+            return t("records.former_member", locale)
         seats = list(view.get("players") or [])
         return t("seated.seat", locale, n=seats.index(player) + 1 if player in seats else "?")
 
@@ -512,6 +514,14 @@ class SeatedRenderer:
     ) -> list[str]:
         """The table's lines when the turn timer moved for several players at once."""
         return [self.auto_line(player, action, view, locale) for player, action in moves]
+
+    def history_score(self, player: str, result: Mapping[str, Any], locale: Lang) -> str | None:
+        """What ``/<game> history`` shows after a seat's place (``None``: nothing): by default
+        the points of ``result()["scores"]``."""
+        scores: Mapping[str, Any] = result.get("scores") or {}
+        if player not in scores:
+            return None
+        return t("seated.history.points", locale, points=scores[player])
 
     def format_param(self, name: str, value: Any, locale: Lang) -> str | None:
         """A refusal's parameter as the table shows it (``None``: leave it as it is)."""

@@ -13,6 +13,7 @@ as ``bot.db``::
     bot.store.results    ResultStore        finished games' lines, per-guild stats
     bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
     bot.store.ratings    RatingStore        ratings per scope and season, opt-outs, rebuild
+    bot.store.records    RecordStore        games played, a server's export, forgetting a member
 
 Backends: SQLite (:class:`Database`, the default, ``DATABASE_PATH``) or PostgreSQL
 (:class:`bot.storage.postgres.PostgresDatabase`, when ``DATABASE_URL=postgresql://...``;
@@ -56,6 +57,7 @@ from bot.storage.models import (
 )
 from bot.storage.private import PrivateStore
 from bot.storage.ratings import HeadToHead, RatingPoint, RatingRow, RatingStore, RebuildReport
+from bot.storage.records import RecordStore
 from bot.storage.results import ResultStore, SchedulerRunStore
 from bot.storage.spaye import DayAlreadyOpened, MonthTitleStore, SpayeDayStore
 from bot.storage.timers import TimerStore
@@ -92,6 +94,7 @@ __all__ = [
     "RatingRow",
     "RatingStore",
     "RebuildReport",
+    "RecordStore",
     "ResultStore",
     "SchedulerRunStore",
     "SpayeDay",
@@ -140,6 +143,7 @@ class Store:
         self.runs = SchedulerRunStore(db, clock)
         self.ratings = RatingStore(db, clock, self.settings, self.game_settings)
         self.games.rate = self.ratings.record
+        self.records = RecordStore(db, clock, self.ratings)
 
     async def open(self) -> int:
         """Open the database and migrate it; returns the schema version."""

@@ -80,11 +80,12 @@ class ResultStore:
         until: datetime | None = None,
         limit: int = 10,
     ) -> list[PlayerStats]:
-        """Players by wins, then games played (ties by user id)."""
+        """Players by wins, then games played (ties by user id). Forgotten members (a
+        negative stand-in id, :mod:`bot.storage.records`) are no players to rank."""
         params: list[Any] = [guild_id, kind]
         sql = _period(
             "SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points"
-            " FROM game_results WHERE guild_id = ? AND kind = ?",
+            " FROM game_results WHERE guild_id = ? AND kind = ? AND user_id > 0",
             params,
             since,
             until,

@@ -507,6 +507,10 @@ class SpeahxRenderer(SeatedRenderer):
             colour=discord.Colour.gold(),
         )
 
+    def history_score(self, player: str, result: Mapping[str, Any], locale: Lang) -> str | None:
+        """Speahx's scores are the places themselves: the loser is marked instead."""
+        return "💀" if str(result.get("loser")) == player else None
+
     def auto_line(
         self, player: str, action: Mapping[str, Any], view: Mapping[str, Any], locale: Lang
     ) -> str:

@@ -420,6 +420,13 @@ class SpitRenderer(SeatedRenderer):
                 lines.append(t("spit.phase.over", locale, player=winner))
         return lines[-6:]
 
+    def history_score(self, player: str, result: Mapping[str, Any], locale: Lang) -> str | None:
+        """Spit's scores are the cards each player had left."""
+        scores: Mapping[str, Any] = result.get("scores") or {}
+        if player not in scores:
+            return None
+        return t("seated.history.cards_left", locale, left=scores[player])
+
     def result(self, game_id: int, over: Mapping[str, Any], locale: Lang) -> discord.Embed:
         winner = str(over.get("winner") or "")
         scores: Mapping[str, Any] = over.get("scores") or {}

@@ -23,7 +23,7 @@ SPAYE_COMMANDS = {
     "spaye-place",
 }
 
-BUILT_IN = {"show", "timezone", "language", "limits", "season"}
+BUILT_IN = {"show", "timezone", "language", "limits", "season", "export"}
 """``/config``'s own subcommands (the server's settings and its limits)."""
 
 
