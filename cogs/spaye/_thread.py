@@ -191,8 +191,10 @@ async def _recreate(bot: GamenightBot, stored: StoredGame) -> int | None:
 
 async def send_in_day(bot: GamenightBot, game_id: int, **kwargs: Any) -> discord.Message:
     """Send a message in the day's thread (or channel), now: call it from the day's
-    sequencer. A deleted thread is made again; a refused one falls back to the channel."""
-    stored = await bot.store.games.require(game_id)
+    sequencer. A deleted thread is made again; a refused one falls back to the channel.
+    A day whose thread is still being started is waited for (a reminder due at its opening
+    would otherwise land in the channel)."""
+    stored = await settled_place(bot, game_id)
     target = posts_to(stored)
     try:
         return await bot.get_partial_messageable(target, guild_id=stored.guild_id).send(**kwargs)
