@@ -276,6 +276,7 @@ class GamenightBot(commands.Bot):
         )
         version = await self.store.open()
         log.info("database ready", extra={"schema_version": version})
+        await self.store.ratings.catch_up()  # games finished before the ratings existed
         await self.timers.start()
         await self.tree.set_translator(GamenightTranslator())
         self.add_dynamic_items(GameButton, GameSelect, HandButton)

@@ -12,6 +12,7 @@ as ``bot.db``::
     bot.store.titles     MonthTitleStore    monthly titles and their bonuses
     bot.store.results    ResultStore        finished games' lines, per-guild stats
     bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
+    bot.store.ratings    RatingStore        ratings per scope and season, opt-outs, rebuild
 
 Backends: SQLite (:class:`Database`, the default, ``DATABASE_PATH``) or PostgreSQL
 (:class:`bot.storage.postgres.PostgresDatabase`, when ``DATABASE_URL=postgresql://...``;
@@ -54,6 +55,7 @@ from bot.storage.models import (
     Title,
 )
 from bot.storage.private import PrivateStore
+from bot.storage.ratings import HeadToHead, RatingPoint, RatingRow, RatingStore, RebuildReport
 from bot.storage.results import ResultStore, SchedulerRunStore
 from bot.storage.spaye import DayAlreadyOpened, MonthTitleStore, SpayeDayStore
 from bot.storage.timers import TimerStore
@@ -78,6 +80,7 @@ __all__ = [
     "GameStore",
     "GuildSettings",
     "GuildSettingsStore",
+    "HeadToHead",
     "KindHooks",
     "MonthTitle",
     "MonthTitleStore",
@@ -85,6 +88,10 @@ __all__ = [
     "PlayerResult",
     "PlayerStats",
     "PrivateStore",
+    "RatingPoint",
+    "RatingRow",
+    "RatingStore",
+    "RebuildReport",
     "ResultStore",
     "SchedulerRunStore",
     "SpayeDay",
@@ -131,6 +138,8 @@ class Store:
         self.titles = MonthTitleStore(db, clock)
         self.results = ResultStore(db)
         self.runs = SchedulerRunStore(db, clock)
+        self.ratings = RatingStore(db, clock, self.settings, self.game_settings)
+        self.games.rate = self.ratings.record
 
     async def open(self) -> int:
         """Open the database and migrate it; returns the schema version."""

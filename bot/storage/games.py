@@ -55,6 +55,7 @@ __all__ = [
     "GameStore",
     "Guard",
     "KindHooks",
+    "RateFn",
     "ResultsFn",
     "StaleGame",
     "StatusFn",
@@ -74,6 +75,9 @@ TxHook: TypeAlias = Callable[[StoredGame, list[Event]], Awaitable[None]]
 CreateHook: TypeAlias = Callable[[Tx, int], Awaitable[None]]
 """Checks run inside ``create``'s transaction once the row is written (``conn``, its id):
 raising there (e.g. a limit reached) rolls the new row back."""
+RateFn: TypeAlias = Callable[[StoredGame, list[PlayerResult]], Awaitable[object]]
+"""Rates a game that just finished, inside the transaction that records its results
+(``bot.store.ratings.record``)."""
 Guard: TypeAlias = Callable[[StoredGame], None]
 """A precondition checked under the game's lock before the move: raise ``IllegalAction``
 (e.g. the button was made for a decision that is gone) and nothing is applied."""
@@ -303,6 +307,9 @@ class GameStore:
         cached."""
         self._meta_texts: dict[int, tuple[Mapping[str, Any], str]] = {}
         """The saved text of each cached game's ``meta``: most moves leave it as it was."""
+        self.rate: RateFn | None = None
+        """Run after a finished game's results are written, in the same transaction (the
+        ratings, set by :class:`bot.storage.Store`)."""
 
     # -- per-kind behaviour ---------------------------------------------------------------
 
@@ -605,6 +612,8 @@ class GameStore:
                 await _save(conn, new, stored.version, state, self._meta_text(new))
                 if lines:
                     await _record_results(conn, new, lines)
+                    if self.rate is not None:
+                        await self.rate(new, lines)
                 if in_tx is not None:
                     await in_tx(new, events)
         except StaleGame:
@@ -681,6 +690,8 @@ class GameStore:
                         await _save(conn, new, stored.version, state)
                         if lines:
                             await _record_results(conn, new, lines)
+                            if self.rate is not None:
+                                await self.rate(new, lines)
                 except StaleGame:
                     self._forget(game_id)
                     continue

@@ -257,6 +257,78 @@ INSERT INTO game_numbers (guild_id, kind, last)
 SELECT guild_id, kind, max(number) FROM games GROUP BY guild_id, kind;
 """
 
+_RATINGS = """
+-- Ratings (bot.storage.ratings). `rated_games` is the marker of a finished game the
+-- ratings have seen, once (its primary key): whether it was rated, in which season, in
+-- which order (`seq`, per server: the order of the live updates, replayed by the rebuild),
+-- and who was left out (`excluded`, members out of the ratings then) or finished last for
+-- leaving (`leavers`). `ratings` is each member's standing per scope (a game kind or
+-- 'overall') and season; `rating_points` what each rated game made of it (the history).
+-- `rating_seq` hands out `seq`: its upsert holds the server's row until the commit, so the
+-- updates of one server are one after the other, also across processes.
+CREATE TABLE rated_games (
+    game_id   INTEGER PRIMARY KEY,
+    guild_id  INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,
+    kind      TEXT    NOT NULL,
+    season    TEXT    NOT NULL,
+    rated     INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    reason    TEXT    NOT NULL DEFAULT '',
+    excluded  TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(excluded)),
+    leavers   TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(leavers)),
+    rated_at  TEXT    NOT NULL
+);
+CREATE UNIQUE INDEX rated_games_in_order ON rated_games (guild_id, seq);
+CREATE INDEX rated_games_by_season ON rated_games (guild_id, season, rated);
+
+CREATE TABLE rating_seq (
+    guild_id  INTEGER PRIMARY KEY,
+    last      INTEGER NOT NULL
+);
+
+CREATE TABLE ratings (
+    guild_id    INTEGER NOT NULL,
+    scope       TEXT    NOT NULL,
+    season      TEXT    NOT NULL,
+    user_id     INTEGER NOT NULL,
+    mu          REAL    NOT NULL,
+    sigma       REAL    NOT NULL,
+    rating      INTEGER NOT NULL,
+    games       INTEGER NOT NULL CHECK (games >= 0),
+    wins        INTEGER NOT NULL CHECK (wins >= 0),
+    career      INTEGER NOT NULL CHECK (career >= 0),
+    last_seq    INTEGER NOT NULL,
+    updated_at  TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, scope, season, user_id)
+);
+CREATE INDEX ratings_board ON ratings (guild_id, scope, season, rating DESC, games DESC, user_id);
+CREATE INDEX ratings_by_user ON ratings (guild_id, user_id, scope, last_seq);
+
+CREATE TABLE rating_points (
+    game_id   INTEGER NOT NULL,
+    scope     TEXT    NOT NULL,
+    user_id   INTEGER NOT NULL,
+    guild_id  INTEGER NOT NULL,
+    season    TEXT    NOT NULL,
+    seq       INTEGER NOT NULL,
+    place     INTEGER NOT NULL CHECK (place >= 1),
+    mu        REAL    NOT NULL,
+    sigma     REAL    NOT NULL,
+    rating    INTEGER NOT NULL,
+    at        TEXT    NOT NULL,
+    PRIMARY KEY (game_id, scope, user_id)
+);
+CREATE INDEX rating_points_by_user ON rating_points (guild_id, user_id, scope, seq);
+
+-- Members who keep out of the ratings and boards (since `since`).
+CREATE TABLE rating_opt_outs (
+    guild_id  INTEGER NOT NULL,
+    user_id   INTEGER NOT NULL,
+    since     TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
@@ -266,6 +338,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "a game number per server and kind", _GAME_NUMBERS),
     Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
     Migration(8, "a counter of game numbers per server and kind", _NUMBER_COUNTERS),
+    Migration(9, "ratings per server, scope and season", _RATINGS),
 )
 
 

@@ -198,11 +198,75 @@ INSERT INTO game_numbers (guild_id, kind, last)
 SELECT guild_id, kind, max(number) FROM games GROUP BY guild_id, kind;
 """
 
+_RATINGS = """
+CREATE TABLE rated_games (
+    game_id   BIGINT  PRIMARY KEY,
+    guild_id  BIGINT  NOT NULL,
+    seq       INTEGER NOT NULL,
+    kind      TEXT    NOT NULL,
+    season    TEXT    NOT NULL,
+    rated     INTEGER NOT NULL CHECK (rated IN (0, 1)),
+    reason    TEXT    NOT NULL DEFAULT '',
+    excluded  TEXT    NOT NULL DEFAULT '[]' CHECK ((excluded::jsonb) IS NOT NULL),
+    leavers   TEXT    NOT NULL DEFAULT '[]' CHECK ((leavers::jsonb) IS NOT NULL),
+    rated_at  TEXT    NOT NULL
+);
+CREATE UNIQUE INDEX rated_games_in_order ON rated_games (guild_id, seq);
+CREATE INDEX rated_games_by_season ON rated_games (guild_id, season, rated);
+
+CREATE TABLE rating_seq (
+    guild_id  BIGINT  PRIMARY KEY,
+    last      INTEGER NOT NULL
+);
+
+CREATE TABLE ratings (
+    guild_id    BIGINT  NOT NULL,
+    scope       TEXT    NOT NULL,
+    season      TEXT    NOT NULL,
+    user_id     BIGINT  NOT NULL,
+    mu          DOUBLE PRECISION NOT NULL,
+    sigma       DOUBLE PRECISION NOT NULL,
+    rating      INTEGER NOT NULL,
+    games       INTEGER NOT NULL CHECK (games >= 0),
+    wins        INTEGER NOT NULL CHECK (wins >= 0),
+    career      INTEGER NOT NULL CHECK (career >= 0),
+    last_seq    INTEGER NOT NULL,
+    updated_at  TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, scope, season, user_id)
+);
+CREATE INDEX ratings_board ON ratings (guild_id, scope, season, rating DESC, games DESC, user_id);
+CREATE INDEX ratings_by_user ON ratings (guild_id, user_id, scope, last_seq);
+
+CREATE TABLE rating_points (
+    game_id   BIGINT  NOT NULL,
+    scope     TEXT    NOT NULL,
+    user_id   BIGINT  NOT NULL,
+    guild_id  BIGINT  NOT NULL,
+    season    TEXT    NOT NULL,
+    seq       INTEGER NOT NULL,
+    place     INTEGER NOT NULL CHECK (place >= 1),
+    mu        DOUBLE PRECISION NOT NULL,
+    sigma     DOUBLE PRECISION NOT NULL,
+    rating    INTEGER NOT NULL,
+    at        TEXT    NOT NULL,
+    PRIMARY KEY (game_id, scope, user_id)
+);
+CREATE INDEX rating_points_by_user ON rating_points (guild_id, user_id, scope, seq);
+
+CREATE TABLE rating_opt_outs (
+    guild_id  BIGINT  NOT NULL,
+    user_id   BIGINT  NOT NULL,
+    since     TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+"""
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(PG_BASELINE, "schema of SQLite version 6", _BASELINE),
     Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
     Migration(8, "a counter of game numbers per server and kind", _NUMBER_COUNTERS),
-    # Migration(9, ...): the twin of SQLite's migration 9, and so on.
+    Migration(9, "ratings per server, scope and season", _RATINGS),
+    # Migration(10, ...): the twin of SQLite's migration 10, and so on.
 )
 
 TABLES = (
@@ -218,6 +282,11 @@ TABLES = (
     "dm_channels",
     "job_runs",
     "game_numbers",
+    "rated_games",
+    "rating_seq",
+    "ratings",
+    "rating_points",
+    "rating_opt_outs",
 )
 """Every table, parents before the tables that reference them (the order of a copy)."""
 
@@ -237,6 +306,11 @@ PRIMARY_KEYS: dict[str, tuple[str, ...]] = {
     "dm_channels": ("user_id",),
     "job_runs": ("job_id", "fire_time"),
     "game_numbers": ("guild_id", "kind"),
+    "rated_games": ("game_id",),
+    "rating_seq": ("guild_id",),
+    "ratings": ("guild_id", "scope", "season", "user_id"),
+    "rating_points": ("game_id", "scope", "user_id"),
+    "rating_opt_outs": ("guild_id", "user_id"),
 }
 """Each table's primary key (the conflict target of ``INSERT OR REPLACE``)."""
 

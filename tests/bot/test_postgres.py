@@ -1,7 +1,7 @@
 """PostgreSQL as the second backend (``DATABASE_URL``), on a throwaway server.
 
-- the storage tests of test_storage.py, test_game_settings.py, test_timers.py and
-  test_limits_storage.py run again
+- the storage tests of test_storage.py, test_game_settings.py, test_timers.py,
+  test_limits_storage.py and test_ratings_storage.py run again
   here, unchanged, with their ``store`` on PostgreSQL (those about SQLite itself, its
   pragmas, files and migrations, are left out: :data:`SQLITE_ONLY`);
 - whole Papayoo games through the fake Discord, on PostgreSQL;
@@ -32,8 +32,15 @@ from bot.storage.copy import copy_database
 from bot.storage.dialect import translate
 from bot.storage.migrations import Migration
 from bot.storage.pg_schema import PG_BASELINE, PG_MIGRATIONS, TABLES, missing_twins
-from tests.bot import test_game_settings, test_limits_storage, test_storage, test_timers
+from tests.bot import (
+    test_game_settings,
+    test_limits_storage,
+    test_ratings_storage,
+    test_storage,
+    test_timers,
+)
 from tests.bot.conftest import new_counter
+from tests.bot.test_ratings_storage import ranked_kind
 from tests.bot.test_storage import FakeSpaye, spaye_kind
 from tests.bot.test_timers import timers
 from tests.cogs.conftest import _per_route_buckets_off_at_machine_speed, seated_pace
@@ -43,7 +50,14 @@ from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.usefixtures("counter_kind")
 
-__fixtures__ = (spaye_kind, timers, same_deal, seated_pace, _per_route_buckets_off_at_machine_speed)
+__fixtures__ = (
+    spaye_kind,
+    timers,
+    same_deal,
+    seated_pace,
+    _per_route_buckets_off_at_machine_speed,
+    ranked_kind,
+)
 """Fixtures of other files, for the tests taken from them (the cog tests' pace included)."""
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +80,13 @@ SQLITE_ONLY = {
 }
 """Tests about SQLite itself: its pragmas, its files, its data migrations."""
 
-for _module in (test_storage, test_game_settings, test_timers, test_limits_storage):
+for _module in (
+    test_storage,
+    test_game_settings,
+    test_timers,
+    test_limits_storage,
+    test_ratings_storage,
+):
     for _name, _test in vars(_module).items():
         if _name.startswith("test_") and callable(_test) and _name not in SQLITE_ONLY:
             _params = getattr(_test, "__code__", None)
