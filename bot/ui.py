@@ -702,11 +702,15 @@ async def respond(
     view: discord.ui.View | None = None,
     ephemeral: bool = False,
     allowed_mentions: discord.AllowedMentions | None = None,
+    files: Sequence[discord.File] | None = None,
 ) -> discord.Message | None:
     """Send a message answering ``interaction``: the response if none yet, else a follow-up.
     Returns the message when Discord's answer names it (it does: no extra call to fetch it).
-    It notifies nobody unless ``allowed_mentions`` (:func:`notify`) names them."""
+    It notifies nobody unless ``allowed_mentions`` (:func:`notify`) names them. ``files`` are
+    attached (a picture an embed shows as ``attachment://<filename>``)."""
     kwargs = _message_kwargs(content, embed, embeds, view, allowed_mentions)
+    if files:
+        kwargs["files"] = list(files)
     lock = _response_locks.get(interaction.id)
     async with lock if lock is not None else contextlib.nullcontext():
         if interaction.response.is_done():

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from bot import drawing
-from cogs.ratings import _picture
-from cogs.ratings._picture import Podium, Series, podium_picture, rating_chart
+from cogs.boards import _picture
+from cogs.boards._picture import Podium, Series, podium_picture, rating_chart
 
 NAMES = [
     "Ana", "李小龍", "محمد", "Ζωή", "Дмитрий", "😀 Zoé", "नमस्ते", "", "a\u200bb\nc\x00d",
