@@ -123,8 +123,9 @@ def rating_chart(series: Sequence[Series], *, title: str) -> bytes:
     for value, top in ((high, box[1]), (low, box[3] - 16)):
         draw.text((8, top), fit(draw, str(value), 58, font(14)), fill=MUTED, font=font(14))
     first, last = min(p[0] for p in points), max(p[0] for p in points)
-    draw.text((box[0], box[3] + 8), first.date().isoformat(), fill=MUTED, font=font(14))
-    end_label = last.date().isoformat()
+    shown = "%Y-%m-%d %H:%M" if first.date() == last.date() else "%Y-%m-%d"
+    draw.text((box[0], box[3] + 8), first.strftime(shown), fill=MUTED, font=font(14))
+    end_label = last.strftime(shown)
     end_x = box[2] - draw.textlength(end_label, font=font(14))
     draw.text((end_x, box[3] + 8), end_label, fill=MUTED, font=font(14))
     for i, line in enumerate(series):

@@ -125,7 +125,8 @@ async def profile(
             inline=False,
         )
     series = []
-    for scope in (OVERALL, *played):
+    # One game only: its line is the overall one, drawn once.
+    for scope in (OVERALL, *played) if len(played) > 1 else tuple(played):
         points = await ratings.history(guild_id, scope, member.id)
         if points:
             series.append(Series(scope_name(scope, locale), [(p.at, p.rating) for p in points]))
