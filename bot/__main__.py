@@ -12,6 +12,12 @@ into an empty PostgreSQL database (:mod:`bot.storage.copy`): exit 0 when every t
 arrived, 1 when nothing was copied (target not empty, counts differ, server out of reach),
 2 for a missing or unsupported URL.
 
+``python -m bot ratings rebuild [--guild ID ...]`` recomputes every rating from the stored
+results (:meth:`bot.storage.ratings.RatingStore.rebuild`), in one transaction, and says how
+many games it replayed and how long it took: exit 0, 1 when the database is out of reach.
+The same stored results give the same numbers, those of the live updates; the bot may be
+running meanwhile (the rebuild holds each server's rating updates until it commits).
+
 With ``DATABASE_URL`` set, a PostgreSQL server out of reach at start-up is one line and
 exit code 1; a ``DATABASE_URL`` that is not a PostgreSQL URL is invalid configuration (2).
 """
@@ -172,6 +178,58 @@ def copy_main(argv: list[str]) -> int:
     return asyncio.run(copy_database(settings.database_path, url))
 
 
+def ratings_main(argv: list[str]) -> int:
+    """``ratings rebuild [--guild ID ...]``"""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot ratings", description="Gamenight's ratings, from the stored results."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="rebuild")
+    rebuild = commands.add_parser(
+        "rebuild",
+        help="recompute every rating from the stored results",
+        description="Recompute every rating from the stored results (the same numbers "
+        "twice, those of the live updates), in one transaction.",
+    )
+    rebuild.add_argument(
+        "--guild", type=int, action="append", metavar="ID", help="only this server (repeatable)"
+    )
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    settings = load_settings()
+    if settings is None:
+        return 2
+    keep_out_of_logs(settings)
+    try:
+        return asyncio.run(rebuild_ratings(settings, args.guild))
+    except DatabaseUnavailableError as err:
+        return stopped(str(err))
+
+
+async def rebuild_ratings(settings: Settings, guilds: list[int] | None) -> int:
+    import time
+
+    from bot.clock import SystemClock
+    from bot.storage import Store, make_database
+
+    store = Store(make_database(settings), SystemClock())
+    await store.open()
+    try:
+        start = time.perf_counter()
+        report = await store.ratings.rebuild(guilds)
+        seconds = time.perf_counter() - start
+    finally:
+        await store.close()
+    print(
+        f"ratings rebuilt: {report.games} finished games replayed ({report.rated} rated) in"
+        f" {report.guilds} server(s), {report.rows} ratings, {seconds:.2f} s"
+    )
+    return 0
+
+
 def keep_out_of_logs(settings: Settings) -> None:
     """Mask the bot's token and the database's password in every log line, whatever
     library writes it (:mod:`bot.redaction`)."""
@@ -202,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["copy-database"]:
         return copy_main(argv[1:])
+    if argv[:1] == ["ratings"]:
+        return ratings_main(argv[1:])
     if "--sandbox" in argv:
         from bot.sandbox import main as sandbox_main
 
@@ -215,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
             "       python -m bot --sandbox   try it without Discord "
             "(python -m bot --sandbox --help)\n"
             "       python -m bot copy-database --to postgresql://...   "
-            "SQLite into an empty PostgreSQL",
+            "SQLite into an empty PostgreSQL\n"
+            "       python -m bot ratings rebuild   recompute every rating from the results",
             file=sys.stdout if wanted == "help" else sys.stderr,
         )
         return 0 if wanted == "help" else 2

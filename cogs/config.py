@@ -36,6 +36,7 @@ from pydantic import ValidationError
 
 from bot.i18n import Lang, locale_for_user, t
 from bot.limits import LIMIT_FIELDS, MemberLimits, member_limits, update_member_limits
+from bot.ratings.seasons import season_label
 from bot.storage import SETTING_FIELDS, GuildSettings
 from bot.storage.models import is_known_timezone
 from bot.text import code
@@ -173,6 +174,7 @@ class ConfigCog(commands.Cog, name="Config"):
         fields = list(describe(settings, locale).values())
         limits = await member_limits(self.bot.store, interaction.guild.id)
         fields += describe_limits(limits, locale).values()
+        fields.append(await describe_season(self.bot, interaction.guild.id, locale))
         for cog in list(self.bot.cogs.values()):
             if cog.qualified_name in self._games and isinstance(cog, GameSettings):
                 fields += await cog.config_fields(interaction.guild, locale)
@@ -272,6 +274,45 @@ class ConfigCog(commands.Cog, name="Config"):
             for field, (label, value) in shown.items()
         ]
         await respond(interaction, "\n".join(lines), ephemeral=True)
+
+    @config.command(name="season", description="How long a season of ratings lasts")
+    @app_commands.rename(period=_("period"))
+    @app_commands.describe(period=_("A calendar month, quarter (the default) or year"))
+    @app_commands.choices(
+        period=[
+            app_commands.Choice(name=_("Month", key="choice.season.month"), value="month"),
+            app_commands.Choice(name=_("Quarter", key="choice.season.quarter"), value="quarter"),
+            app_commands.Choice(name=_("Year", key="choice.season.year"), value="year"),
+        ]
+    )
+    async def season(
+        self, interaction: discord.Interaction[Any], period: app_commands.Choice[str]
+    ) -> None:
+        guild = interaction.guild
+        if guild is None:
+            raise app_commands.NoPrivateMessage()
+        ratings = self.bot.store.ratings
+        try:
+            await ratings.set_season_period(guild.id, period.value)  # type: ignore[arg-type]
+        except ValidationError as err:
+            reason = "; ".join(e["msg"] for e in err.errors())
+            await reply_error(interaction, "config.invalid", reason=reason)
+            return
+        locale = locale_for_user(interaction)
+        label, shown = await describe_season(self.bot, guild.id, locale)
+        await respond(
+            interaction, t("config.saved", locale, setting=label, value=shown), ephemeral=True
+        )
+
+
+async def describe_season(bot: GamenightBot, guild_id: int, locale: Lang) -> tuple[str, str]:
+    """``(label, shown value)`` of the server's season period, with the season now."""
+    ratings = bot.store.ratings
+    period = await ratings.season_period(guild_id)
+    now = await ratings.current_season(guild_id, bot.clock.now())
+    shown = t("config.value.season", locale, period=t(f"choice.season.{period}", locale),
+              season=season_label(now, locale))  # fmt: skip
+    return t("config.field.season", locale), shown
 
 
 async def setup(bot: GamenightBot) -> None:

@@ -16,6 +16,7 @@ from typing import Final
 from bot.ratings.model import MU, SIGMA, Skill, placements, rate, soften
 
 __all__ = [
+    "AWAY_MOVES",
     "OVERALL",
     "RATED_KINDS",
     "Seat",
@@ -87,6 +88,10 @@ def update(
     }
 
 
+AWAY_MOVES: Final = 3
+"""A member the turn timer played for this many times in a row, up to the game's end, left
+the game: they finish last (the game records it in ``meta["away"]``)."""
+
 RATED_KINDS: Final = ("papayoo", "speahx", "spit")
 """The games that are rated (each also counts in :data:`OVERALL`). Späye is not: see the
 README (its däyes are pairwise and mostly one-sided, measured in ``bench/office.py``)."""
@@ -97,10 +102,14 @@ def seats_of(
     excluded: Collection[int] = (),
     leavers: Collection[int] = (),
 ) -> list[Seat]:
-    """The rated seats of a game from its result lines ``(user_id, rank, won)``: members in
-    ``excluded`` are left out (the others keep their order), those in ``leavers`` finish
-    last and do not win. Fewer than two seats left: nothing to rate (``[]``)."""
-    kept = [(user, rank, won) for user, rank, won in results if user not in excluded]
+    """The rated seats of a game from its result lines ``(user_id, rank, won)``, by rank
+    then user id: members in ``excluded`` are left out (the others keep their order), those
+    in ``leavers`` finish last and do not win. Fewer than two seats left: nothing to rate
+    (``[]``)."""
+    kept = sorted(
+        ((user, rank, won) for user, rank, won in results if user not in excluded),
+        key=lambda line: (line[1] is None, line[1] or 0, line[0]),
+    )  # one order whatever the lines' order: the floating-point sums come out the same
     if len(kept) < 2:
         return []
     places = placements({user: rank for user, rank, _ in kept}, set(leavers))

@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.seated.spec import Challenge, OptionSpec
+from bot.seated.spec import CASUAL_OPTION, Challenge, OptionSpec
 from bot.ui import PUBLIC_ANSWER
 
 __all__ = ["OptionSpec", "SeatedCommands", "seated_group"]
@@ -76,6 +76,10 @@ def _options(func: Any, options: Sequence[OptionSpec], params: list[inspect.Para
     return func
 
 
+def _key(kind: str, option: OptionSpec) -> str:
+    return option.key or f"{kind}.cmd.new.{option.name}"
+
+
 def _described(
     func: Any,
     kind: str,
@@ -86,11 +90,11 @@ def _described(
     """The catalog names and descriptions of ``options`` (and of ``names``' parameters)."""
     names = {
         **(names or {}),
-        **{o.name: _(o.name, key=f"{kind}.cmd.new.{o.name}.name") for o in options},
+        **{o.name: _(o.name, key=f"{_key(kind, o)}.name") for o in options},
     }
     descriptions = {
         **(descriptions or {}),
-        **{o.name: _(o.description, key=f"{kind}.cmd.new.{o.name}.description") for o in options},
+        **{o.name: _(o.description, key=f"{_key(kind, o)}.description") for o in options},
     }
     if descriptions:
         func = app_commands.describe(**descriptions)(func)
@@ -177,8 +181,9 @@ def seated_group(
     ) -> None:
         await self.open_lobby(interaction, values)
 
-    new = _options(new, options, _leading())
-    new = _described(_method(new, "new"), kind, options)
+    begin = [*options, CASUAL_OPTION]
+    new = _options(new, begin, _leading())
+    new = _described(_method(new, "new"), kind, begin)
     group.add_command(
         app_commands.Command(
             name=_("begin", key=f"{kind}.cmd.new.name"),

@@ -19,7 +19,8 @@ from bot.engine.lobby import LEVELS
 from bot.i18n import Lang, has_key, locale_for_user, t
 from bot.limits import LimitReached, MemberLimits, member_limits
 from bot.present import mention
-from bot.seated.spec import LOBBY_KIND, TURN_SECONDS, TURN_SECONDS_RANGE
+from bot.seated.render import unrated_note
+from bot.seated.spec import CASUAL, LOBBY_KIND, TURN_SECONDS, TURN_SECONDS_RANGE
 from bot.seated.start import StartRoom
 from bot.storage import StoredGame
 from bot.storage.db import Tx
@@ -91,12 +92,11 @@ class LobbyRoom(StartRoom):
     ) -> tuple[Game, dict[str, Any]] | None:
         """The lobby game of ``/<game> begin`` (or a challenge) with its options checked, and
         the kit's own options; ``None`` once the player was told what is wrong."""
-        engine = {
-            o.name: values[o.name] for o in self.spec.options if o.engine and o.name in values
-        }
-        kit = {
-            o.name: values[o.name] for o in self.spec.options if not o.engine and o.name in values
-        }
+        options = self.spec.begin_options
+        engine = {o.name: values[o.name] for o in options if o.engine and o.name in values}
+        kit = {o.name: values[o.name] for o in options if not o.engine and o.name in values}
+        if not kit.get(CASUAL):
+            kit.pop(CASUAL, None)  # only a casual game says so
         problem = self.check_turn(values, locale) or self.check_options(values, locale)
         if problem is not None:
             await self.say(interaction, problem)
@@ -237,9 +237,12 @@ class LobbyRoom(StartRoom):
             name=t("lobby.players", locale, count=len(view["players"]), max=view["max_players"]),
             value="\n".join(lines),
         )
-        options = {**view["options"], **(stored.meta.get("kit") or {})}
+        kit = stored.meta.get("kit") or {}
+        options = {**view["options"], **{k: v for k, v in kit.items() if k != CASUAL}}
+        text = self.render.options_text(options, locale)
+        unrated = unrated_note(bool(kit.get(CASUAL)), bool(levels), locale)
         embed.add_field(
-            name=t("lobby.options", locale), value=self.render.options_text(options, locale)
+            name=t("lobby.options", locale), value=text + (f"\n{unrated}" if unrated else "")
         )
         if note:
             embed.add_field(name="\u200b", value=note, inline=False)

@@ -22,6 +22,7 @@ from bot.present import mention
 from bot.seated.abandon import AbandonRoom
 from bot.seated.base import is_private
 from bot.seated.controls import parse, stamp
+from bot.seated.timers import away_update
 from bot.storage import StoredGame
 from bot.ui import GameView, Press, auto_defer, respond, update_message
 
@@ -286,6 +287,7 @@ class MovesRoom(AbandonRoom):
                     player,
                     action,
                     in_tx=lambda new, evs: self._arm(new, before, player),
+                    meta_update=away_update(stored, player, timer=False),
                 )
             except IllegalAction:
                 return None

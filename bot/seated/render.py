@@ -39,6 +39,8 @@ __all__ = [
     "SeatedRenderer",
     "TableContext",
     "hand_key",
+    "mark_unrated",
+    "unrated_note",
 ]
 
 SUIT_ORDER: Final = ("S", "H", "D", "C", "P")
@@ -520,3 +522,20 @@ class SeatedRenderer:
         if name == "cards" and isinstance(value, list):
             return self.cards(str(c) for c in value)
         return None
+
+
+def unrated_note(casual: bool, computers: bool, locale: Lang) -> str | None:
+    """The line saying a game is not rated, and why (``None``: it is rated)."""
+    if casual:
+        return t("seated.unrated_casual", locale)
+    if computers:
+        return t("seated.unrated_computers", locale)
+    return None
+
+
+def mark_unrated(embed: discord.Embed, note: str | None) -> discord.Embed:
+    """``note`` (:func:`unrated_note`) added to the embed's footer."""
+    if note:
+        footer = embed.footer.text
+        embed.set_footer(text=f"{footer} · {note}" if footer else note)
+    return embed

@@ -18,6 +18,8 @@ from bot.seated.render import SeatedRenderer
 from bot.storage import PlayerResult, StoredGame
 
 __all__ = [
+    "CASUAL",
+    "CASUAL_OPTION",
     "LOBBY_KIND",
     "TURN_SECONDS",
     "TURN_SECONDS_RANGE",
@@ -50,6 +52,9 @@ class OptionSpec:
     engine: bool = True
     """``True``: an option of the engine's game; ``False``: the kit's (e.g. a turn timer the
     engine knows nothing of)."""
+    key: str | None = None
+    """Its catalog keys' prefix (``<key>.name``, ``<key>.description``) when it is not the
+    game's ``<game>.cmd.new.<name>`` (an option every game has, worded once)."""
 
     def annotation(self) -> Any:
         if isinstance(self.default, bool):
@@ -75,6 +80,18 @@ def turn_option(default: int = 90, *, engine: bool = False) -> OptionSpec:
         high,
         engine=engine,
     )
+
+
+CASUAL: Final = "casual"
+"""The kit's option of every ``/<game> begin``: a casual game, left out of the ratings
+(kept in the game's ``meta``)."""
+CASUAL_OPTION: Final = OptionSpec(
+    CASUAL,
+    "Casual game: not rated (a game with computers never is)",
+    False,
+    engine=False,
+    key="seated.cmd.new.casual",
+)
 
 
 @dataclass(frozen=True)
@@ -105,8 +122,13 @@ class SeatedSpec:
     challenge: Challenge | None = None
     """Challenges turned on (``/<game> challenge``); also give it to :func:`seated_group`."""
 
+    @property
+    def begin_options(self) -> tuple[OptionSpec, ...]:
+        """The options of ``/<game> begin``: the game's, then the kit's (casual)."""
+        return (*self.options, CASUAL_OPTION)
+
     def option(self, name: str) -> OptionSpec | None:
-        return next((o for o in self.options if o.name == name), None)
+        return next((o for o in self.begin_options if o.name == name), None)
 
 
 def no_results(stored: StoredGame) -> list[PlayerResult]:

@@ -33,7 +33,8 @@ from bot.engine.lobby import is_computer
 from bot.i18n import Lang, t
 from bot.private import DMS_CLOSED, PrivateRender
 from bot.seated.base import Copy, SeatedBase, token_until
-from bot.seated.render import HandContext, TableContext
+from bot.seated.render import HandContext, TableContext, mark_unrated, unrated_note
+from bot.seated.spec import CASUAL
 from bot.storage import StoredGame
 from bot.ui import ClickToken, GameButton, GameView, edit_by_id, edit_by_token
 
@@ -52,7 +53,10 @@ class TableRoom(SeatedBase):
     def table_embed(
         self, stored: StoredGame, *, deadline: datetime | None = None, note: str | None = None
     ) -> discord.Embed:
-        return self.render.table(
+        locale = self.public_locale(stored)
+        computers = any(is_computer(p) for p in self.public(stored)["players"])
+        note_unrated = unrated_note(bool(stored.meta.get(CASUAL)), computers, locale)
+        embed = self.render.table(
             TableContext(
                 game_id=stored.shown_number,
                 view=self.named(stored, self.public(stored)),
@@ -64,6 +68,7 @@ class TableRoom(SeatedBase):
                 outcome=stored.game.result() if stored.status == "over" else None,
             )
         )
+        return mark_unrated(embed, note_unrated)
 
     @staticmethod
     def table_link(stored: StoredGame) -> str:

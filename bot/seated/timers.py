@@ -19,7 +19,7 @@ from bot.seated.controls import stamp
 from bot.storage import StoredGame
 from bot.storage.models import ActOutcome
 
-__all__ = ["TimerRoom"]
+__all__ = ["TimerRoom", "away_update"]
 
 
 class TimerRoom(SeatedBase):
@@ -122,17 +122,26 @@ class TimerRoom(SeatedBase):
             action = game.auto_action(player)
 
         try:
-            after, events = await self._act_decided(stored, player, action, mark)
+            after, events = await self._act_decided(
+                stored, player, action, mark, timer=not is_computer(player)
+            )
         except IllegalAction:
             return None
         return after, events, action
 
     async def _act_decided(
-        self, stored: StoredGame, player: str, action: Mapping[str, Any], mark: str
+        self,
+        stored: StoredGame,
+        player: str,
+        action: Mapping[str, Any],
+        mark: str,
+        *,
+        timer: bool = False,
     ) -> ActOutcome:
         """Commit ``player``'s ``action`` if the decision it was made on still stands
         (``mark``: the stamp of their legal actions then), arming the turn timer for what
-        comes next in the same transaction; else ``IllegalAction`` (``seated.stale``)."""
+        comes next in the same transaction; else ``IllegalAction`` (``seated.stale``).
+        ``timer``: the turn timer moves for a late player (counted, :func:`away_update`)."""
 
         def same_decision(now: StoredGame) -> None:
             if stamp(now.game.legal_actions(player)) != mark:
@@ -145,4 +154,18 @@ class TimerRoom(SeatedBase):
             action,
             guard=same_decision,
             in_tx=lambda new, evs: self._arm(new, before, player),
+            meta_update=away_update(stored, player, timer=timer),
         )
+
+
+def away_update(stored: StoredGame, player: str, *, timer: bool) -> dict[str, Any] | None:
+    """The game's ``meta["away"]`` after a move of ``player``: the turn timer's moves for a
+    member in a row (one more when ``timer``; back to none when they move themselves). A
+    member the timer played for :data:`~bot.ratings.ledger.AWAY_MOVES` times in a row up to
+    the end left the game: they finish last in the ratings. ``None``: nothing changes."""
+    away: Mapping[str, int] = stored.meta.get("away") or {}
+    if timer:
+        return {"away": {**away, player: int(away.get(player, 0)) + 1}}
+    if away.get(player):
+        return {"away": {p: n for p, n in away.items() if p != player}}
+    return None

@@ -30,6 +30,7 @@ from typing import Any
 
 from bot.clock import Clock, from_iso, to_iso
 from bot.ratings.ledger import (
+    AWAY_MOVES,
     RATED_KINDS,
     Seat,
     Standing,
@@ -152,9 +153,12 @@ def _ids(text: str) -> tuple[int, ...]:
 
 
 def _leavers(stored: StoredGame) -> tuple[int, ...]:
-    """Members the game's ``meta["left"]`` names (who left a running game)."""
-    left = stored.meta.get("left") or []
-    return tuple(sorted({int(p) for p in left if str(p).isdigit()}))
+    """Members who left the game: the turn timer played their last :data:`AWAY_MOVES`
+    moves or more in a row (``meta["away"]``, kept by the seated kit)."""
+    away: dict[str, int] = stored.meta.get("away") or {}
+    return tuple(
+        sorted(int(p) for p, n in away.items() if str(p).isdigit() and int(n) >= AWAY_MOVES)
+    )
 
 
 _KINDS = "(" + ", ".join("?" * len(RATED_KINDS)) + ")"

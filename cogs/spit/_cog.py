@@ -34,6 +34,7 @@ from bot.i18n import Lang, locale_for_user, t
 from bot.present import mention
 from bot.seated import Challenge, OptionSpec, SeatedCog, SeatedSpec, seated_group
 from bot.seated.base import is_private, token_until
+from bot.seated.timers import away_update
 from bot.storage import StoredGame
 from bot.ui import (
     ClickToken,
@@ -262,6 +263,7 @@ class SpitCog(SeatedCog, name="Spit"):
                     player,
                     action,
                     in_tx=lambda new, evs: self._arm(new, before, player),
+                    meta_update=away_update(fresh, player, timer=False),
                 )
             except IllegalAction as err:  # a race lost: the board changed meanwhile
                 refused.append(err)

@@ -23,11 +23,12 @@ from pathlib import Path
 
 import pytest
 
+import tests.bot.test_ratings_storage as ratings_tests
 import tests.cogs.test_papayoo as papayoo_tests
 from bot.clock import FakeClock
 from bot.engine import SYSTEM
 from bot.settings import Settings
-from bot.storage import MIGRATIONS, Database, Store, make_database
+from bot.storage import MIGRATIONS, Database, PlayerResult, Store, make_database
 from bot.storage.copy import copy_database
 from bot.storage.dialect import translate
 from bot.storage.migrations import Migration
@@ -269,6 +270,44 @@ async def test_the_game_number_race_between_two_processes(
             )
             == 20
         )
+    finally:
+        await first.close()
+        await second.close()
+
+
+@pytest.mark.usefixtures("ranked_kind")
+async def test_ratings_between_two_processes_rate_each_game_once_in_one_order(
+    postgres_url: str, clock: FakeClock
+) -> None:
+    """Two processes finishing games of the same members at once: each update reads the
+    standings the other committed (no update lost), a game recorded by both is rated once,
+    and the rebuild replays them in the order they were committed."""
+    first = await pg_store(postgres_url, clock)
+    second = await pg_store(postgres_url, clock)
+    try:
+        rankings = [[[1], [2], [3]], [[3], [1]], [[2], [3], [1]], [[1, 2], [3]]] * 5
+        games = await asyncio.gather(
+            *(
+                ratings_tests.play(first if n % 2 else second, ranking)
+                for n, ranking in enumerate(rankings)
+            )
+        )
+        board = await first.ratings.board(ratings_tests.GUILD, "overall", "2025-Q1")
+        assert {row.user_id: row.games for row in board} == {1: 20, 2: 15, 3: 20}
+        seqs = await first.db.fetchall("SELECT seq FROM rated_games ORDER BY seq")
+        assert len(seqs) == len(rankings)
+        # The same finished game recorded by both processes at once: rated by one.
+        lines = await first.results.for_game(games[0].id)
+        again = [
+            PlayerResult(user_id=r.user_id, rank=r.rank, won=r.won, points=r.points) for r in lines
+        ]
+        await first.db.execute("DELETE FROM rated_games WHERE game_id = ?", (games[0].id,))
+        done = await asyncio.gather(*(st.ratings.record(games[0], again) for st in (first, second)))
+        assert sorted(done) == [False, True]
+        await first.ratings.rebuild()
+        live = await ratings_tests.snapshot(first)
+        await second.ratings.rebuild()
+        assert await ratings_tests.snapshot(second) == live
     finally:
         await first.close()
         await second.close()

@@ -5,9 +5,14 @@ Also run on PostgreSQL (tests/bot/test_postgres.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +24,7 @@ from bot.storage import PlayerResult, Store, StoredGame
 from tests.bot.conftest import CounterGame
 
 GUILD = 5
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class RankedGame(CounterGame):
@@ -52,7 +58,7 @@ class RankedGame(CounterGame):
         return {"ranking": self.ranking or [], "scores": {}}
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def ranked_kind() -> Iterator[None]:
     before = GAMES.get("papayoo")
     GAMES["papayoo"] = RankedGame
@@ -96,6 +102,7 @@ async def snapshot(store: Store) -> tuple[list[tuple[Any, ...]], list[tuple[Any,
     return [tuple(r) for r in ratings], [tuple(r) for r in points]
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_a_finished_game_is_rated_per_game_and_overall(store: Store) -> None:
     stored = await play(store, [[1], [2], [3]])
     season = await store.ratings.current_season(GUILD, stored.updated_at)
@@ -116,6 +123,7 @@ async def test_a_finished_game_is_rated_per_game_and_overall(store: Store) -> No
     assert await store.ratings.seasons(GUILD) == [season]
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_a_result_recorded_twice_rates_once(store: Store) -> None:
     stored = await play(store, [[1], [2]])
     before = await snapshot(store)
@@ -131,6 +139,7 @@ async def test_a_result_recorded_twice_rates_once(store: Store) -> None:
     assert len(before[1]) == 4  # two players, two scopes
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_ties_share_the_update(store: Store) -> None:
     await play(store, [[1, 2], [3]])
     board = {row.user_id: row for row in await store.ratings.board(GUILD, "papayoo", "2025-Q1")}
@@ -138,6 +147,7 @@ async def test_ties_share_the_update(store: Store) -> None:
     assert board[1].wins == board[2].wins == 1
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_casual_and_computer_games_are_not_rated(store: Store) -> None:
     casual = await play(store, [[1], [2]], meta={"casual": True})
     assert (await store.ratings.verdict(casual.id)) == replace(
@@ -155,6 +165,7 @@ async def test_casual_and_computer_games_are_not_rated(store: Store) -> None:
     assert await store.ratings.seasons(GUILD) == []
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_opted_out_members_are_left_out(store: Store) -> None:
     await store.ratings.set_opted_out(GUILD, 2, True)
     assert await store.ratings.is_opted_out(GUILD, 2)
@@ -178,8 +189,9 @@ async def test_opted_out_members_are_left_out(store: Store) -> None:
     assert await store.ratings.rank_of(GUILD, "overall", "2025-Q1", 3) is None
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_a_leaver_finishes_last(store: Store) -> None:
-    stored = await play(store, [[1], [2], [3]], meta={"left": ["1"]})
+    stored = await play(store, [[1], [2], [3]], meta={"away": {"1": 3, "2": 2}})
     points = {
         row["user_id"]: row["place"]
         for row in await store.db.fetchall(
@@ -192,6 +204,7 @@ async def test_a_leaver_finishes_last(store: Store) -> None:
     assert row is not None and row[0] == 3 and row[1].wins == 0
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_board_rank_and_player(store: Store) -> None:
     for _ in range(3):
         await play(store, [[1], [2], [3], [4]])
@@ -209,6 +222,7 @@ async def test_board_rank_and_player(store: Store) -> None:
     assert await store.ratings.board(GUILD + 1, "papayoo", season) == []
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_provisional_until_five_games(store: Store) -> None:
     for n in range(1, 7):
         await play(store, [[1], [2]])
@@ -216,6 +230,7 @@ async def test_provisional_until_five_games(store: Store) -> None:
         assert found is not None and found[1].provisional is (n < 5)
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_head_to_head_counts_every_finished_game(store: Store) -> None:
     await play(store, [[1], [2]])
     await play(store, [[2], [1], [3]])
@@ -227,6 +242,7 @@ async def test_head_to_head_counts_every_finished_game(store: Store) -> None:
     assert (await store.ratings.head_to_head(GUILD, 1, 4)).games == 0
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_seasons_carry_over_softened(store: Store, clock: FakeClock) -> None:
     for _ in range(4):
         await play(store, [[1], [2]])
@@ -249,6 +265,7 @@ async def test_seasons_carry_over_softened(store: Store, clock: FakeClock) -> No
     assert (await store.ratings.rank_of(GUILD, "papayoo", "2025-Q1", 1)) == old
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_season_period_setting(store: Store, clock: FakeClock) -> None:
     assert await store.ratings.season_period(GUILD) == "quarter"
     await store.ratings.set_season_period(GUILD, "month")
@@ -267,6 +284,7 @@ async def test_season_period_setting(store: Store, clock: FakeClock) -> None:
         await store.ratings.set_season_period(GUILD, "week")  # type: ignore[arg-type]
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_forget_deletes_the_members_ratings(store: Store) -> None:
     await play(store, [[1], [2], [3]])
     await store.ratings.set_opted_out(GUILD, 1, True)
@@ -278,6 +296,7 @@ async def test_forget_deletes_the_members_ratings(store: Store) -> None:
     assert await store.ratings.count(GUILD, "papayoo", "2025-Q1") == 2
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_rebuild_is_deterministic_and_equals_the_live_ratings(
     store: Store, clock: FakeClock
 ) -> None:
@@ -288,7 +307,7 @@ async def test_rebuild_is_deterministic_and_equals_the_live_ratings(
         ranking = [[p] for p in orders[day % len(orders)]]
         if day % 7 == 3:
             ranking = [[1, 2], [3]]
-        await play(store, ranking, meta={"left": ["3"]} if day == 11 else None)
+        await play(store, ranking, meta={"away": {"3": 4}} if day == 11 else None)
         if day == 15:
             await store.ratings.set_opted_out(GUILD, 4, False)
     await play(store, [[1], [2]], guild=GUILD + 1)
@@ -302,6 +321,7 @@ async def test_rebuild_is_deterministic_and_equals_the_live_ratings(
     assert second.games == 30
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_games_played_before_the_ratings_are_rated_at_start_up(store: Store) -> None:
     for ranking in ([[1], [2]], [[2], [1], [3]], [[3], [1]]):
         await play(store, ranking)
@@ -316,7 +336,43 @@ async def test_games_played_before_the_ratings_are_rated_at_start_up(store: Stor
     assert await store.ratings.catch_up() is None
 
 
+@pytest.mark.usefixtures("ranked_kind")
 async def test_a_new_member_starts_as_a_newcomer(store: Store) -> None:
     await play(store, [[1], [2]])
     rows = {r.user_id: r for r in await store.ratings.board(GUILD, "overall", "2025-Q1")}
     assert rows[1].sigma < SIGMA and rows[1].mu + rows[2].mu == pytest.approx(2 * MU)
+
+
+@pytest.mark.usefixtures("ranked_kind")
+async def test_the_rebuild_command_gives_the_live_ratings_again(
+    store: Store, db_path: Path
+) -> None:
+    for ranking in ([[1], [2], [3]], [[3], [2]], [[2, 3], [1]]):
+        await play(store, ranking)
+    live = await snapshot(store)
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
+    for _ in range(2):
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "ratings", "rebuild"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**environ, "DATABASE_PATH": str(db_path), "PYTHONPATH": str(ROOT)},
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "3 finished games replayed (3 rated) in 1 server(s)" in done.stdout
+        assert await snapshot(store) == live
+    helped = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bot", "ratings", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert helped.returncode == 0 and "rebuild" in helped.stdout

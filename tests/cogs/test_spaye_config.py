@@ -22,7 +22,7 @@ SPAYE_COMMANDS = {
     "spaye-opening",
 }
 
-BUILT_IN = {"show", "timezone", "language", "limits"}
+BUILT_IN = {"show", "timezone", "language", "limits", "season"}
 """``/config``'s own subcommands (the server's settings and its limits)."""
 
 

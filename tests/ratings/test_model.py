@@ -122,3 +122,25 @@ def test_update_counts_games_wins_and_career() -> None:
     after = update(seats, {1: Standing(games=2, wins=1, career=9), 2: None}, {2: None})
     assert (after[1].games, after[1].wins, after[1].career) == (3, 2, 10)
     assert (after[2].games, after[2].wins, after[2].career) == (1, 0, 1)
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 10**6), st.one_of(st.none(), st.integers(1, 8)), st.booleans()),
+        min_size=2,
+        max_size=14,
+        unique_by=lambda line: line[0],
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_the_update_is_the_same_whatever_the_order_of_the_lines(
+    lines: list[tuple[int, int | None, bool]], rnd: object
+) -> None:
+    """The live update and the rebuild read the same lines in different orders: the numbers
+    (floating-point sums included) must not depend on it."""
+    shuffled = list(lines)
+    rnd.shuffle(shuffled)  # type: ignore[attr-defined]
+    start = {user: Standing(mu=20 + user % 11, sigma=2 + user % 5) for user, _, _ in lines}
+    first = update(seats_of(lines), start, {})
+    second = update(seats_of(shuffled), start, {})
+    assert first == second
