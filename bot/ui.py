@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -76,6 +77,7 @@ __all__ = [
     "error_text",
     "game_custom_id",
     "game_view",
+    "message_nonce",
     "reply_error",
     "report_error",
     "respond",
@@ -661,6 +663,14 @@ UNKNOWN_INTERACTION = 10062
 def expired(error: BaseException) -> bool:
     """Whether ``error`` says the interaction can no longer be answered."""
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+def message_nonce(prefix: str, name: str) -> str:
+    """A message nonce (25 characters at most) naming ``name``: posted again with it (a
+    process died after posting, before recording it), the message is the one Discord made
+    within the last minutes. Discord compares the nonces of all the bot's messages, in every
+    channel: ``name`` says which message, for whom."""
+    return prefix + hashlib.sha256(name.encode()).hexdigest()[: 25 - len(prefix)]
 
 
 def notify(*users: str | int | None) -> discord.AllowedMentions:

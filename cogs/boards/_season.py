@@ -23,7 +23,6 @@ else to the channel of the server's latest finished game; in the server's langua
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
 import logging
 from datetime import timedelta
@@ -36,6 +35,7 @@ from bot.present import mention
 from bot.ratings.seasons import previous_season, season_label
 from bot.spaye_settings import spaye_settings
 from bot.timers import cron
+from bot.ui import message_nonce
 from cogs.boards._board import COLOUR, rating_text
 from cogs.boards._picture import Podium, podium_picture
 from cogs.boards._scopes import scope_name, scopes
@@ -202,7 +202,7 @@ async def _post(
     """Send to the announcement channel, else to the channel of the latest finished game.
     The nonce names the server's season: a post tried again within minutes gives back the
     same message."""
-    nonce = _nonce(f"{guild_id}:{season}")
+    nonce = message_nonce("gn-season-", f"{guild_id}:{season}")
     targets: list[int] = []
     announce = (await spaye_settings(bot, guild_id)).announce_channel_id
     if announce is not None:
@@ -229,9 +229,3 @@ async def _post(
         log.info("season announced", extra={"guild_id": guild_id, "season": season})
         return True
     return False
-
-
-def _nonce(name: str) -> str:
-    """A message nonce (25 characters at most) naming the server's season."""
-    prefix = "gn-season-"
-    return prefix + hashlib.sha256(name.encode()).hexdigest()[: 25 - len(prefix)]
