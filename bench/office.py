@@ -59,7 +59,7 @@ from bot.clock import FakeClock
 from bot.engine import load_game, new_game
 from bot.engine.spaye.rules import NIKAYE_VALUE, spaye_deck
 from bot.engine.spaye.rules import card_value as spaye_value
-from bot.ratings.model import MU, SIGMA, Skill, ordinal, placements, rate
+from bot.ratings.model import MU, SIGMA, Skill, ordinal, placements, ranks_of, rate
 from bot.storage import Database, Store
 
 GUILD = 77
@@ -161,13 +161,7 @@ def play(job: tuple[int, str, list[int | str], list[float], int, int]) -> Played
             action = dict(rnd.choice(game.legal_actions(player)))
         before, last = game.dumps(), (player, action)
         game.apply(player, action)
-    ranking: list[list[str]] = game.result()["ranking"]
-    ranks: dict[str, int] = {}
-    place = 1
-    for group in ranking:
-        for p in group:
-            ranks[p] = place
-        place += len(group)
+    ranks = ranks_of(game.result()["ranking"])
     return Played(number, kind, tuple(players), ranks, before, last[0], last[1])
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "is_provisional",
     "ordinal",
     "placements",
+    "ranks_of",
     "rate",
     "soften",
 ]
@@ -101,6 +102,17 @@ def rate(skills: Sequence[Skill], places: Sequence[int], model: Any = None) -> l
     teams = [[used.create_rating([s.mu, s.sigma])] for s in skills]
     rated = used.rate(teams, ranks=[float(p) for p in places])
     return [Skill(float(team[0].mu), float(team[0].sigma)) for team in rated]
+
+
+def ranks_of(ranking: Sequence[Sequence[P]]) -> dict[P, int]:
+    """Ranks (1, 1, 3...) from an engine's ``ranking`` (groups of tied players, best first)."""
+    ranks: dict[P, int] = {}
+    place = 1
+    for group in ranking:
+        for player in group:
+            ranks[player] = place
+        place += len(group)
+    return ranks
 
 
 def placements(ranks: Mapping[P, int | None], left: Collection[P] = ()) -> dict[P, int]:

@@ -44,6 +44,7 @@ from typing import Any, TypeAlias
 
 from bot.clock import Clock, from_iso, to_iso
 from bot.engine import Event, Game, IllegalAction, load_game
+from bot.ratings.model import ranks_of
 from bot.storage.db import Database, DatabaseLost, Tx
 from bot.storage.limits import delete_lobby, purge_closed_lobbies
 from bot.storage.models import ActOutcome, GameStatus, PlayerResult, StoredGame
@@ -127,12 +128,7 @@ def default_results(stored: StoredGame) -> list[PlayerResult]:
     ranking: list[list[str]] = result.get("ranking") or []
     scores: dict[str, Any] = result.get("scores") or {}
     rounds = result.get("rounds")
-    ranks: dict[str, int] = {}
-    place = 1
-    for group in ranking:
-        for player in group:
-            ranks[player] = place
-        place += len(group)
+    ranks = ranks_of(ranking)
     lines = []
     for player in dict.fromkeys([*ranks, *scores]):
         if not str(player).isdigit():

@@ -427,26 +427,9 @@ class RatingStore:
         if stored.kind not in RATED_KINDS or not lines:
             return False
         async with self._db.transaction():
-            seq = await self._next_seq(stored.guild_id)
-            verdict = await self._judge(stored, lines)
+            seq, verdict, changed = await self._mark(stored, lines)
             at = to_iso(stored.updated_at)
-            changed = await self._db.execute(
-                "INSERT OR IGNORE INTO rated_games (game_id, guild_id, seq, kind, season, rated,"
-                " reason, excluded, leavers, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    stored.id,
-                    stored.guild_id,
-                    seq,
-                    stored.kind,
-                    verdict.season,
-                    int(verdict.rated),
-                    verdict.reason,
-                    json.dumps(list(verdict.excluded)),
-                    json.dumps(list(verdict.leavers)),
-                    at,
-                ),
-            )
-            if changed <= 0:
+            if not changed:
                 log.info("game already rated", extra={"game_id": stored.id})
                 return False
             if not verdict.rated:
@@ -583,7 +566,7 @@ class RatingStore:
                 "SELECT MIN(finished_at) FROM game_results WHERE game_id = ?", (stored.id,)
             )
             when = from_iso(finished) if finished else stored.updated_at
-            await self._mark_only(_at(stored, when), lines)
+            await self._mark(_at(stored, when), lines)  # the numbers come with the replay
 
     async def _lines(self, game_id: int) -> list[PlayerResult]:
         rows = await self._db.fetchall(
@@ -602,11 +585,14 @@ class RatingStore:
             for row in rows
         ]
 
-    async def _mark_only(self, stored: StoredGame, lines: Sequence[PlayerResult]) -> None:
-        """The verdict of a game never seen (its numbers come with the replay)."""
+    async def _mark(
+        self, stored: StoredGame, lines: Sequence[PlayerResult]
+    ) -> tuple[int, Verdict, bool]:
+        """The game's verdict and its ``rated_games`` row: ``(seq, verdict, written)``;
+        ``written`` is ``False`` when the game had one already (nothing changes)."""
         seq = await self._next_seq(stored.guild_id)
         verdict = await self._judge(stored, lines)
-        await self._db.execute(
+        changed = await self._db.execute(
             "INSERT OR IGNORE INTO rated_games (game_id, guild_id, seq, kind, season, rated,"
             " reason, excluded, leavers, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -622,6 +608,7 @@ class RatingStore:
                 to_iso(stored.updated_at),
             ),
         )
+        return seq, verdict, changed > 0
 
     async def _replay(self, guild_id: int) -> tuple[int, int, int]:
         """Every verdict of the server in order, from its game's result lines."""
