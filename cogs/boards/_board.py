@@ -18,7 +18,7 @@ import discord
 from bot.i18n import LOCALES, Lang, t
 from bot.present import mention
 from bot.ratings.model import PROVISIONAL_GAMES
-from bot.ratings.seasons import season_label
+from bot.ratings.seasons import is_season_key, season_label
 from bot.text import clip, code
 from bot.ui import GameButton, GameView
 from cogs.boards._scopes import PROVISIONAL_MARK, scope_name, scopes
@@ -168,8 +168,9 @@ def board_view(shown: Shown, locale: Lang) -> GameView:
 
 
 def parse_board_arg(arg: str | None) -> tuple[str, str] | None:
-    """``"papayoo.2026-Q4"`` -> ``("papayoo", "2026-Q4")``; a scope we don't know: ``None``."""
+    """``"papayoo.2026-Q4"`` -> ``("papayoo", "2026-Q4")``; anything else (a forged custom id):
+    ``None``."""
     scope, _, season = (arg or "").partition(".")
-    if scope not in scopes() or not season:
+    if scope not in scopes() or not is_season_key(season):
         return None
     return scope, season

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.clock import FakeClock
-from cogs.boards._board import PAGE_ROWS
+from cogs.boards._board import PAGE_ROWS, parse_board_arg
 from cogs.boards._picture import CHART_SIZE
 from tests.cogs.boards_support import COGS, play, ranked_papayoo  # noqa: F401
 from tests.cogs.conftest import MakeBot, Office
@@ -38,6 +38,13 @@ async def office_season(bot: Any, office: Office, clock: FakeClock) -> None:
         )
     await play(bot, guild, channel, [[OTHERS[0]], [bob], [dan]], clock=clock)
     await play(bot, guild, channel, [[bob, OTHERS[3]], [dan]], clock=clock)
+
+
+def test_a_board_button_names_a_known_board_and_a_season() -> None:
+    assert parse_board_arg("papayoo.2025-Q1") == ("papayoo", "2025-Q1")
+    assert parse_board_arg("overall.2025-03") == ("overall", "2025-03")
+    for forged in ("overall.2025-Q9", "chess.2025-Q1", "papayoo", "", None, "spit.x.y"):
+        assert parse_board_arg(forged) is None
 
 
 def rows(text: str) -> list[str]:
