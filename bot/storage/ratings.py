@@ -149,6 +149,7 @@ def _standing(row: Any) -> Standing:
 
 
 def _ids(text: str) -> tuple[int, ...]:
+    """The member ids of a JSON list (``excluded``, ``leavers``)."""
     return tuple(int(v) for v in json.loads(text))
 
 
@@ -241,15 +242,41 @@ class RatingStore:
         )
         return row is not None
 
-    async def forget(self, guild_id: int, user_id: int) -> None:
+    async def forget(self, guild_id: int, user_id: int, *, alias: int | None = None) -> None:
         """Delete the member's ratings, rating history and opt-out row in the server (inside
         the caller's transaction when there is one). The games they played stay rated for
-        the others."""
+        the others.
+
+        ``alias``: the id (0 or below, the same for all of that member's seats in the
+        server) their seats in ``game_results`` now carry; the games' verdicts name the
+        alias too, so a rebuild still replays those games with that seat in them and gives
+        the others their live numbers again. A rebuild keeps no rating of an id 0 or below."""
+        if alias is not None and alias > 0:
+            raise ValueError("an alias is 0 or below: it must never be a member's id")
         async with self._db.transaction() as conn:
             for table in ("ratings", "rating_points", "rating_opt_outs"):
                 await conn.execute(
                     f"DELETE FROM {table} WHERE guild_id = ? AND user_id = ?",  # noqa: S608
                     (guild_id, user_id),
+                )
+            if alias is None:
+                return
+            rows = await self._db.fetchall(
+                "SELECT game_id, excluded, leavers FROM rated_games WHERE guild_id = ?"
+                " AND (excluded <> '[]' OR leavers <> '[]')",
+                (guild_id,),
+            )
+            for row in rows:
+                excluded, leavers = _ids(row["excluded"]), _ids(row["leavers"])
+                if user_id not in excluded and user_id not in leavers:
+                    continue
+                await conn.execute(
+                    "UPDATE rated_games SET excluded = ?, leavers = ? WHERE game_id = ?",
+                    (
+                        json.dumps([alias if u == user_id else u for u in excluded]),
+                        json.dumps([alias if u == user_id else u for u in leavers]),
+                        row["game_id"],
+                    ),
                 )
 
     # -- boards --------------------------------------------------------------------------
@@ -666,6 +693,7 @@ class RatingStore:
                 points += [
                     _point_row(game_id, scope, guild_id, season, seq, at, seat, after)
                     for seat in seats
+                    if seat.user_id > 0  # a forgotten member's alias plays, keeps nothing
                 ]
         async with self._db.transaction() as conn:
             await conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
@@ -673,6 +701,7 @@ class RatingStore:
             rows = [
                 _rating_row(guild_id, key, table[key], last_seq[key], updated[key])
                 for key in sorted(table)
+                if key[2] > 0
             ]
             if rows:
                 await conn.executemany(_UPSERT, rows)

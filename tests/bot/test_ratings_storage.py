@@ -297,6 +297,30 @@ async def test_forget_deletes_the_members_ratings(store: Store) -> None:
 
 
 @pytest.mark.usefixtures("ranked_kind")
+async def test_a_forgotten_members_alias_keeps_the_others_ratings_through_a_rebuild(
+    store: Store,
+) -> None:
+    await store.ratings.set_opted_out(GUILD, 4, True)
+    for ranking in ([[1], [2], [3], [4]], [[2], [1]], [[3], [1], [2]], [[1], [4], [3]]):
+        await play(store, ranking, meta={"away": {"1": 3}} if ranking[0] == [3] else None)
+    await store.ratings.set_opted_out(GUILD, 4, False)
+    await play(store, [[4], [1]])
+    async with store.db.transaction():  # /forget-me: the seats get an alias, then this
+        for user, alias in ((1, -1), (4, -2)):
+            await store.db.execute(
+                "UPDATE game_results SET user_id = ? WHERE guild_id = ? AND user_id = ?",
+                (alias, GUILD, user),
+            )
+            await store.ratings.forget(GUILD, user, alias=alias)
+    with pytest.raises(ValueError, match="alias"):
+        await store.ratings.forget(GUILD, 2, alias=7)
+    live = await snapshot(store)
+    assert {row[3] for row in live[0]} == {2, 3}
+    await store.ratings.rebuild()
+    assert await snapshot(store) == live
+
+
+@pytest.mark.usefixtures("ranked_kind")
 async def test_rebuild_is_deterministic_and_equals_the_live_ratings(
     store: Store, clock: FakeClock
 ) -> None:
