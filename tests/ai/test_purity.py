@@ -8,20 +8,28 @@ FORBIDDEN = ["discord", "asyncio", "aiosqlite", "sqlite3", "apscheduler", "datet
 FORBIDDEN_BOT = ["bot.storage", "bot.ui", "bot.private", "bot.client", "bot.timers", "bot.clock"]
 
 
-def test_ai_imports_nothing_impure() -> None:
+def impure_imports(
+    statement: str, forbidden: list[str] = FORBIDDEN, forbidden_bot: list[str] = FORBIDDEN_BOT
+) -> str:
+    """The forbidden modules (comma-separated) that running ``statement`` imports, in a
+    fresh interpreter."""
     code = (
         "import sys\n"
         "before = set(sys.modules)\n"
-        "import bot.ai\n"
+        f"{statement}\n"
         "new = set(sys.modules) - before\n"
-        f"bad = sorted(m for m in new if m.split('.')[0] in {FORBIDDEN!r}\n"
+        f"bad = sorted(m for m in new if m.split('.')[0] in {forbidden!r}\n"
         f"             or m.split('.')[0] == 'cogs'\n"
-        f"             or any(m == b or m.startswith(b + '.') for b in {FORBIDDEN_BOT!r}))\n"
+        f"             or any(m == b or m.startswith(b + '.') for b in {forbidden_bot!r}))\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()
+
+
+def test_ai_imports_nothing_impure() -> None:
+    out = impure_imports("import bot.ai")
     assert out == "", f"bot.ai imported: {out}"
 
 

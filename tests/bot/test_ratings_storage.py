@@ -367,6 +367,21 @@ async def test_a_new_member_starts_as_a_newcomer(store: Store) -> None:
     assert rows[1].sigma < SIGMA and rows[1].mu + rows[2].mu == pytest.approx(2 * MU)
 
 
+async def run_bot(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with ``args``, the tests' settings and database left out."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
+    return await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bot", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**environ, "PYTHONPATH": str(ROOT), **env},
+        timeout=60,
+        check=False,
+    )
+
+
 @pytest.mark.usefixtures("ranked_kind")
 async def test_the_rebuild_command_gives_the_live_ratings_again(
     store: Store, db_path: Path
@@ -374,29 +389,10 @@ async def test_the_rebuild_command_gives_the_live_ratings_again(
     for ranking in ([[1], [2], [3]], [[3], [2]], [[2, 3], [1]]):
         await play(store, ranking)
     live = await snapshot(store)
-    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_"))}
     for _ in range(2):
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [sys.executable, "-m", "bot", "ratings", "rebuild"],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env={**environ, "DATABASE_PATH": str(db_path), "PYTHONPATH": str(ROOT)},
-            timeout=60,
-            check=False,
-        )
+        done = await run_bot("ratings", "rebuild", DATABASE_PATH=str(db_path))
         assert done.returncode == 0, done.stderr
         assert "3 finished games replayed (3 rated) in 1 server(s)" in done.stdout
         assert await snapshot(store) == live
-    helped = await asyncio.to_thread(
-        subprocess.run,
-        [sys.executable, "-m", "bot", "ratings", "--help"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**environ, "PYTHONPATH": str(ROOT)},
-        timeout=60,
-        check=False,
-    )
+    helped = await run_bot("ratings", "--help")
     assert helped.returncode == 0 and "rebuild" in helped.stdout
