@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -76,6 +77,7 @@ __all__ = [
     "error_text",
     "game_custom_id",
     "game_view",
+    "message_nonce",
     "reply_error",
     "report_error",
     "respond",
@@ -663,6 +665,14 @@ def expired(error: BaseException) -> bool:
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
+def message_nonce(prefix: str, name: str) -> str:
+    """A message nonce (25 characters at most) naming ``name``: posted again with it (a
+    process died after posting, before recording it), the message is the one Discord made
+    within the last minutes. Discord compares the nonces of all the bot's messages, in every
+    channel: ``name`` says which message, for whom."""
+    return prefix + hashlib.sha256(name.encode()).hexdigest()[: 25 - len(prefix)]
+
+
 def notify(*users: str | int | None) -> discord.AllowedMentions:
     """The ``allowed_mentions`` of a message meant to notify exactly ``users`` (player ids;
     computer seats and ``None`` are skipped): never everyone, a role or anyone else."""
@@ -706,8 +716,9 @@ async def respond(
 ) -> discord.Message | None:
     """Send a message answering ``interaction``: the response if none yet, else a follow-up.
     Returns the message when Discord's answer names it (it does: no extra call to fetch it).
-    It notifies nobody unless ``allowed_mentions`` (:func:`notify`) names them. ``files``
-    are attached (at most 10, each within the server's upload size)."""
+    It notifies nobody unless ``allowed_mentions`` (:func:`notify`) names them. ``files`` are
+    attached (at most 10, each within the server's upload size; a picture an embed shows as
+    ``attachment://<filename>``)."""
     kwargs = _message_kwargs(content, embed, embeds, view, allowed_mentions)
     if files:
         kwargs["files"] = list(files)

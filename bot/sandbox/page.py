@@ -192,6 +192,7 @@ TIMER_WHAT = {
     "spaye.announce": "the month's titles are announced",
     "spaye.auto_open": "today's Späye opens by itself",
     "spaye.invite_expiry": "a däye challenge expires",
+    "boards.season_announce": "the season's podiums are announced",
 }
 """What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
 

@@ -329,6 +329,12 @@ CREATE TABLE rating_opt_outs (
 );
 """
 
+_RESULTS_BY_PLAYER = """
+-- A member's finished games (a profile's head-to-head: every game two members both played,
+-- all kinds or one) found by the member, not by reading every result of the server.
+CREATE INDEX game_results_by_player ON game_results (guild_id, user_id, kind);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
@@ -339,6 +345,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
     Migration(8, "a counter of game numbers per server and kind", _NUMBER_COUNTERS),
     Migration(9, "ratings per server, scope and season", _RATINGS),
+    Migration(10, "a member's finished games found by the member", _RESULTS_BY_PLAYER),
 )
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "GuildSettings",
     "MonthTitle",
     "PendingPrivate",
+    "Placements",
     "PlayerResult",
     "PlayerStats",
     "SpayeDay",
@@ -220,3 +221,13 @@ class PlayerStats:
     wins: int
     points: int
     rounds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Placements:
+    """A player's finished games of one kind in one guild by the place they finished in."""
+
+    games: int
+    wins: int
+    places: dict[int, int]
+    """``{place: games}`` (1 the best; a tie shares its place); games with no place apart."""

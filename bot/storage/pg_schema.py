@@ -261,12 +261,17 @@ CREATE TABLE rating_opt_outs (
 );
 """
 
+_RESULTS_BY_PLAYER = """
+CREATE INDEX game_results_by_player ON game_results (guild_id, user_id, kind);
+"""
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(PG_BASELINE, "schema of SQLite version 6", _BASELINE),
     Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
     Migration(8, "a counter of game numbers per server and kind", _NUMBER_COUNTERS),
     Migration(9, "ratings per server, scope and season", _RATINGS),
-    # Migration(10, ...): the twin of SQLite's migration 10, and so on.
+    Migration(10, "a member's finished games found by the member", _RESULTS_BY_PLAYER),
+    # Migration(11, ...): the twin of SQLite's migration 11, and so on.
 )
 
 TABLES = (

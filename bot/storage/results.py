@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from bot.clock import Clock, from_iso, to_iso
 from bot.storage.db import Database
-from bot.storage.models import GameResult, PlayerStats
+from bot.storage.models import GameResult, Placements, PlayerStats
 
 __all__ = ["ResultStore", "SchedulerRunStore"]
 
@@ -117,6 +118,38 @@ class ResultStore:
             points=row["points"],
             rounds=row["rounds"],
         )
+
+    async def guilds(self) -> list[int]:
+        """Every guild with a finished game, by id."""
+        rows = await self._db.fetchall(
+            "SELECT DISTINCT guild_id FROM game_results ORDER BY guild_id"
+        )
+        return [row["guild_id"] for row in rows]
+
+    async def placements(
+        self, guild_id: int, user_id: int, kinds: Sequence[str]
+    ) -> dict[str, Placements]:
+        """One player's games of each of ``kinds`` by place (a kind they never finished a
+        game of is left out)."""
+        if not kinds:
+            return {}
+        marks = ", ".join("?" for _ in kinds)
+        rows = await self._db.fetchall(
+            "SELECT kind, rank, COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins"  # noqa: S608
+            f" FROM game_results WHERE guild_id = ? AND kind IN ({marks}) AND user_id = ?"
+            " GROUP BY kind, rank ORDER BY kind, rank",
+            (guild_id, *kinds, user_id),
+        )
+        found: dict[str, Placements] = {}
+        for row in rows:
+            was = found.get(row["kind"], Placements(games=0, wins=0, places={}))
+            places = dict(was.places)
+            if row["rank"] is not None:
+                places[row["rank"]] = row["games"]
+            found[row["kind"]] = Placements(
+                games=was.games + row["games"], wins=was.wins + row["wins"], places=places
+            )
+        return found
 
 
 class SchedulerRunStore:

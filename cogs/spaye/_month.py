@@ -41,7 +41,6 @@ already made when that is within minutes.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
 import logging
 import weakref
@@ -57,6 +56,7 @@ from bot.engine.spaye import TITLE_NAMES, month_standings
 from bot.i18n import t
 from bot.storage import StoredGame
 from bot.storage.models import SpayeDay
+from bot.ui import message_nonce
 from cogs.spaye._periods import (
     SpayeGuild,
     closing_instant,
@@ -348,7 +348,7 @@ async def _post(
     ``picture`` is ``(filename, PNG bytes, alt text)``, attached to each attempt. The nonce
     names the guild's month: a post tried again within minutes (its announcement's process
     died before recording it) gives the same message."""
-    nonce = _nonce("gn-titles-", f"{settings.guild_id}:{month}")
+    nonce = message_nonce("gn-titles-", f"{settings.guild_id}:{month}")
     targets: list[int] = []
     if settings.spaye.announce_channel_id is not None:
         targets.append(settings.spaye.announce_channel_id)
@@ -407,11 +407,5 @@ async def deliver_title_dm(bot: GamenightBot, payload: dict[str, Any]) -> None:
         key,
         "\n".join(lines),
         locale=locale,
-        nonce=_nonce("gn-dm-", f"{key}:{user_id}"),
+        nonce=message_nonce("gn-dm-", f"{key}:{user_id}"),
     )
-
-
-def _nonce(prefix: str, name: str) -> str:
-    """A message nonce (25 characters at most) naming ``name``. Discord compares the nonces
-    of all the bot's messages, in every channel: ``name`` says which message, for whom."""
-    return prefix + hashlib.sha256(name.encode()).hexdigest()[: 25 - len(prefix)]

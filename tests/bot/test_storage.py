@@ -20,6 +20,7 @@ from bot.storage import (
     DayAlreadyOpened,
     GameClosed,
     GameNotFound,
+    Placements,
     PlayerResult,
     Store,
     StoredGame,
@@ -250,6 +251,19 @@ async def test_finishing_records_results_and_closes(store: Store) -> None:
     assert (stats.games, stats.wins, stats.points) == (1, 1, 1)
     board = await store.results.leaderboard(7, "counter")
     assert [s.user_id for s in board] == [222, 111]
+
+
+async def test_placements_count_each_place_per_kind(store: Store) -> None:
+    """A player's games by the place they finished in, per kind; the guilds with games."""
+    for players, guild in ((["111", "222"], 7), (["222", "111"], 7), (["111", "333"], 8)):
+        game_id = await store.games.create("counter", guild, 2, new_counter(players, 2))
+        for player in players:
+            await store.games.act(game_id, player, {"type": "inc"})
+    found = await store.results.placements(7, 111, ["counter", "nothing"])
+    assert found == {"counter": Placements(games=2, wins=1, places={1: 1, 2: 1})}
+    assert await store.results.placements(7, 333, ["counter"]) == {}
+    assert await store.results.placements(7, 111, []) == {}
+    assert await store.results.guilds() == [7, 8]
 
 
 async def test_custom_results_hook(store: Store) -> None:
