@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import locale_for_user, t
+from bot.i18n import Lang, locale_for_user, t
 from bot.text import escape
 from bot.ui import Press, reply_error, respond
 from cogs.gamenight._plan import (
@@ -36,6 +36,7 @@ from cogs.gamenight._plan import (
     plan,
     remind,
 )
+from cogs.gamenight._settings import config_commands, config_fields
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -79,13 +80,27 @@ class GamenightCog(commands.Cog, name="Gamenight"):
                 continue
             self._parsers[name] = original
             parsers[name] = self._raw_parser(what, original)
+        config = self.bot.get_cog("Config")
+        if config is not None:  # loaded before us: add our /config subcommand ourselves
+            config.add_game(self)  # type: ignore[attr-defined]
 
     async def cog_unload(self) -> None:
+        config = self.bot.get_cog("Config")
+        if config is not None:
+            config.remove_game(self)  # type: ignore[attr-defined]
         for kind in TIMER_KINDS:
             self.bot.timers.unregister(kind)
         self.bot.actions.unregister(KIND)
         self.bot._connection.parsers.update(self._parsers)
         self._parsers.clear()
+
+    # -- /config night-planners (cogs.gamenight._settings) ----------------------------------
+
+    def config_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        return config_commands()
+
+    async def config_fields(self, guild: discord.Guild, locale: Lang) -> list[tuple[str, str]]:
+        return await config_fields(self.bot, guild, locale)
 
     def _raw_parser(self, what: str, original: Callable[[Any], None]) -> Callable[[Any], None]:
         def parse(data: Any) -> None:

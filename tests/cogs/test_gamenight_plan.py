@@ -177,3 +177,34 @@ async def test_below_the_minimum_the_night_is_called_off_once(
         assert fake.scheduled_event(night.event_id).status == 4
         assert not (await bot.store.nights.was_sent(night.id, "remind_hour", office.bob.id))
     await bot.store.close()
+
+
+async def test_the_planner_role_decides_who_plans_and_bots_do_not_answer(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    planners = fake.add_role(office.guild, "Planners")
+    fake.member(office.guild, office.bob).roles.append(planners)
+    robot = fake.add_user("Robo", bot=True)
+    fake.add_member(office.guild, robot)
+    bot = make_bot(["cogs.config", *COGS])
+    async with fake.run_client(bot):
+        refused = await fake.slash(
+            office.bob, general, "gamenight plan", {"when": WHEN, "games": "spit"}
+        )
+        assert "may not plan" in refused.text
+        saved = await fake.slash(owner, general, "config night-planners", {"role": planners})
+        assert saved.ephemeral and "Game night planners" in saved.text, saved.text
+        shown = await fake.slash(owner, general, "config show")
+        assert f"<@&{planners.id}>" in shown.text
+        done = await fake.slash(
+            office.bob, general, "gamenight plan", {"when": WHEN, "games": "spit"}
+        )
+        assert "planned" in done.text, done.text
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        answer = await fake.click(robot, fake.message(night.rsvp_message_id), label="I'm in")
+        assert answer.ephemeral and "Bots do not answer" in answer.text
+        assert await bot.store.nights.rsvps(night.id) == []
+    await bot.store.close()
