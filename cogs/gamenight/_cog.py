@@ -19,6 +19,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import Lang, locale_for_user, t
+from bot.storage.models import Night
 from bot.text import escape
 from bot.ui import Press, reply_error, respond
 from cogs.gamenight._plan import (
@@ -30,6 +31,7 @@ from cogs.gamenight._plan import (
     TIMER_KINDS,
     calloff,
     cancel,
+    edit,
     interested,
     may_plan,
     on_press,
@@ -190,6 +192,55 @@ class GamenightCog(commands.Cog, name="Gamenight"):
                    computers=computers)  # fmt: skip
 
     @gamenight.command(
+        name=_("edit", key="gamenight.cmd.edit.name"),
+        description=_(
+            "Change a planned game night: its time, games or title",
+            key="gamenight.cmd.edit.description",
+        ),
+    )
+    @app_commands.rename(
+        night=_("night", key="gamenight.cmd.edit.night.name"),
+        when=_("when", key="gamenight.cmd.edit.when.name"),
+        games=_("games", key="gamenight.cmd.edit.games.name"),
+        title=_("title", key="gamenight.cmd.edit.title.name"),
+    )
+    @app_commands.describe(
+        night=_("The night's number", key="gamenight.cmd.edit.night.description"),
+        when=_("New start, in the server's time zone: 2025-03-20 19:30",
+               key="gamenight.cmd.edit.when.description"),
+        games=_("New games, e.g. papayoo, spit (or any)", key="gamenight.cmd.edit.games.description"),
+        title=_("New name of the night", key="gamenight.cmd.edit.title.description"),
+    )  # fmt: skip
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        night: int,
+        when: str | None = None,
+        games: str | None = None,
+        title: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        found = await self._own_night(interaction, night)
+        if found is not None:
+            await edit(self.bot, interaction, found, when=when, games=games, title=title)
+
+    async def _own_night(
+        self, interaction: discord.Interaction[Any], night_id: int
+    ) -> Night | None:
+        """The night ``night_id`` of this server if the member may change it (its planner or
+        a planner), else ``None`` after a private refusal."""
+        found = await self.bot.store.nights.get(night_id)
+        if interaction.guild is None or found is None or found.guild_id != interaction.guild.id:
+            await reply_error(interaction, "gamenight.refused.unknown_night", night=night_id)
+            return None
+        if found.planner_id != interaction.user.id and not await may_plan(self.bot, interaction):
+            await reply_error(interaction, "gamenight.refused.not_planner")
+            return None
+        if found.status not in ("planned", "polling"):
+            await reply_error(interaction, "gamenight.refused.night_over")
+            return None
+        return found
+
+    @gamenight.command(
         name=_("cancel", key="gamenight.cmd.cancel.name"),
         description=_("Cancel a planned game night", key="gamenight.cmd.cancel.description"),
     )
@@ -198,15 +249,8 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         night=_("The night's number", key="gamenight.cmd.cancel.night.description")
     )
     async def cancel(self, interaction: discord.Interaction[Any], night: int) -> None:
-        found = await self.bot.store.nights.get(night)
-        if interaction.guild is None or found is None or found.guild_id != interaction.guild.id:
-            await reply_error(interaction, "gamenight.refused.unknown_night", night=night)
-            return
-        if found.planner_id != interaction.user.id and not await may_plan(self.bot, interaction):
-            await reply_error(interaction, "gamenight.refused.not_planner")
-            return
-        if not found.is_open or found.status not in ("planned", "polling"):
-            await reply_error(interaction, "gamenight.refused.night_over")
+        found = await self._own_night(interaction, night)
+        if found is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         done = await cancel(self.bot, found, by_hand=False)

@@ -449,3 +449,74 @@ async def calloff(bot: GamenightBot, payload: dict[str, Any]) -> None:
     channel = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
     with priority(Priority.NOTICE):
         await channel.send(text, allowed_mentions=notify(*(r.user_id for r in ins)))
+
+
+async def edit(
+    bot: GamenightBot,
+    interaction: discord.Interaction[Any],
+    night: Night,
+    *,
+    when: str | None,
+    games: str | None,
+    title: str | None,
+) -> None:
+    """Move, rename or change the games of a planned night: the night, then its event, its
+    RSVP message and its timers follow."""
+    guild = interaction.guild
+    changes: dict[str, Any] = {}
+    try:
+        if guild is None:
+            raise Refused("gamenight.refused.guild_only")
+        if night.status != "planned":
+            raise Refused("gamenight.refused.night_over")
+        if when is not None:
+            zone = (await bot.guild_settings(guild)).timezone
+            changes["starts_at"] = parse_when(when, zone, bot.clock.now())
+        if games is not None:
+            changes["games"] = parse_games(games)
+        if title is not None:
+            try:
+                changes["title"] = plain(neutralize(title, TITLE_LIMIT))
+            except TooLong:
+                raise Refused("gamenight.refused.title_long", limit=TITLE_LIMIT) from None
+            except ValueError:
+                raise Refused("gamenight.refused.title_empty") from None
+        if not changes:
+            raise Refused("gamenight.refused.nothing_to_edit")
+    except Refused as refused:
+        await reply_error(interaction, refused.key, **refused.params)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        night = await bot.store.nights.update(night.id, when_status=["planned"], **changes)
+    except StaleNight:
+        await respond(interaction, t("gamenight.refused.night_over", locale_for_user(interaction)),
+                      ephemeral=True)  # fmt: skip
+        return
+    if night.event_id is not None and guild is not None:
+        public = (await bot.guild_settings(guild)).locale
+        try:
+            event = await guild.fetch_scheduled_event(night.event_id)
+            await event.edit(
+                name=clip(night.title, TITLE_LIMIT),
+                start_time=night.starts_at,
+                end_time=night.starts_at + timedelta(hours=EVENT_HOURS),
+                description=t("gamenight.event.description", public, games=games_text(night.games)),
+            )
+        except discord.HTTPException:
+            log.warning("could not update a night's event", extra={"night_id": night.id})
+    if "starts_at" in changes:
+        await cancel_timers(bot, night.id)
+        await schedule_timers(bot, night)
+    await refresh_rsvp(bot, night)
+    await respond(
+        interaction,
+        t(
+            "gamenight.edited",
+            locale_for_user(interaction),
+            title=escape(night.title),
+            when=shown_time(night),
+            games=games_text(night.games),
+        ),
+        ephemeral=True,
+    )

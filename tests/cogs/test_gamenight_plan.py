@@ -208,3 +208,40 @@ async def test_the_planner_role_decides_who_plans_and_bots_do_not_answer(
         assert answer.ephemeral and "Bots do not answer" in answer.text
         assert await bot.store.nights.rsvps(night.id) == []
     await bot.store.close()
+
+
+async def test_edit_moves_the_event_the_message_and_the_reminders(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        await fake.slash(owner, general, "gamenight plan", {"when": WHEN, "games": "spit"})
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        await fake.click(office.bob, fake.message(night.rsvp_message_id), label="I'm in")
+        nothing = await fake.slash(owner, general, "gamenight edit", {"night": night.id})
+        assert "Give a new time" in nothing.text
+        past = await fake.slash(
+            owner, general, "gamenight edit", {"night": night.id, "when": "2025-03-01 10:00"}
+        )
+        assert "already passed" in past.text
+        moved = await fake.slash(owner, general, "gamenight edit",
+                                 {"night": night.id, "when": "2025-03-21 20:00", "games": "papayoo, speahx",
+                                  "title": "Saturday"})  # fmt: skip
+        assert "is now" in moved.text, moved.text
+        later = datetime(2025, 3, 21, 19, 0, tzinfo=UTC)
+        event = fake.scheduled_event(night.event_id)
+        assert event.name == "Saturday" and event.scheduled_start_time == later.timestamp()
+        shown = fake.message(night.rsvp_message_id).content
+        assert "Saturday" in shown and "Papayoo, Speahx" in shown
+        # The old day-before reminder does not fire; the new one does, once.
+        clock.advance(START - timedelta(days=1) - clock.now() + timedelta(minutes=1))
+        await bot.timers.run_due()
+        assert fake.dms(office.bob) == []
+        clock.advance(later - timedelta(days=1) - clock.now() + timedelta(minutes=1))
+        await bot.timers.run_due()
+        assert len(fake.dms(office.bob)) == 1
+    await bot.store.close()
