@@ -192,6 +192,10 @@ TIMER_WHAT = {
     "spaye.announce": "the month's titles are announced",
     "spaye.auto_open": "today's Späye opens by itself",
     "spaye.invite_expiry": "a däye challenge expires",
+    "night.remind_day": "those in a game night are reminded of it the day before",
+    "night.remind_hour": "those in a game night are reminded of it an hour before",
+    "night.calloff": "a game night's minimum of players is checked",
+    "night.start": "a game night reaches its hour",
 }
 """What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
 
