@@ -196,6 +196,7 @@ TIMER_WHAT = {
     "night.remind_hour": "those in a game night are reminded of it an hour before",
     "night.calloff": "a game night's minimum of players is checked",
     "night.start": "a game night reaches its hour",
+    "night.next_week": "a weekly game night plans the next week's",
 }
 """What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
 

@@ -25,6 +25,7 @@ from bot.ui import Press, reply_error, respond
 from cogs.gamenight._plan import (
     CALLOFF,
     KIND,
+    NEXT_WEEK,
     REMIND_DAY,
     REMIND_HOUR,
     START,
@@ -36,6 +37,7 @@ from cogs.gamenight._plan import (
     may_plan,
     on_press,
     plan,
+    plan_next_week,
     remind,
 )
 from cogs.gamenight._settings import config_commands, config_fields
@@ -73,6 +75,7 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         self.bot.timers.register(REMIND_DAY, self._on_remind_day)
         self.bot.timers.register(REMIND_HOUR, self._on_remind_hour)
         self.bot.timers.register(CALLOFF, self._on_calloff)
+        self.bot.timers.register(NEXT_WEEK, self._on_next_week)
         self.bot.actions.register(KIND, self._on_press, action="rsvp", games=False)
         self.bot.actions.register(KIND, self._on_press, action="wish", games=False)
         parsers = self.bot._connection.parsers
@@ -140,6 +143,9 @@ class GamenightCog(commands.Cog, name="Gamenight"):
     async def _on_calloff(self, payload: dict[str, Any]) -> None:
         await calloff(self.bot, payload)
 
+    async def _on_next_week(self, payload: dict[str, Any]) -> None:
+        await plan_next_week(self.bot, payload)
+
     async def _on_start(self, payload: dict[str, Any]) -> None:
         await self.start_night(int(payload["night_id"]))
 
@@ -161,6 +167,7 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         calloff_hours=_("calloff-hours", key="gamenight.cmd.plan.calloff_hours.name"),
         keep=_("keep", key="gamenight.cmd.plan.keep.name"),
         computers=_("computers", key="gamenight.cmd.plan.computers.name"),
+        weekly=_("weekly", key="gamenight.cmd.plan.weekly.name"),
     )
     @app_commands.describe(
         when=_("Start, in the server's time zone: 2025-03-20 19:30",
@@ -175,6 +182,8 @@ class GamenightCog(commands.Cog, name="Gamenight"):
                key="gamenight.cmd.plan.keep.description"),
         computers=_("Fill short tables with computer seats",
                     key="gamenight.cmd.plan.computers.description"),
+        weekly=_("Plan the same night every week (next week's at this one's hour)",
+                 key="gamenight.cmd.plan.weekly.description"),
     )  # fmt: skip
     async def plan(
         self,
@@ -186,10 +195,11 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         calloff_hours: app_commands.Range[int, 0, 72] = 2,
         keep: bool = False,
         computers: bool = False,
+        weekly: bool = False,
     ) -> None:
         await plan(self.bot, interaction, when=when, games=games, title=title,
                    min_players=min_players, calloff_hours=calloff_hours, keep=keep,
-                   computers=computers)  # fmt: skip
+                   computers=computers, weekly=weekly)  # fmt: skip
 
     @gamenight.command(
         name=_("edit", key="gamenight.cmd.edit.name"),

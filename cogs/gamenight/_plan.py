@@ -51,7 +51,10 @@ REMIND_DAY: Final = "night.remind_day"
 REMIND_HOUR: Final = "night.remind_hour"
 CALLOFF: Final = "night.calloff"
 START: Final = "night.start"
-TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START)
+NEXT_WEEK: Final = "night.next_week"
+"""A weekly night's hour: plan the next week's (its own timer: the start's handler is the
+seating's)."""
+TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START, NEXT_WEEK)
 
 
 class Refused(Exception):
@@ -197,16 +200,94 @@ async def schedule_timers(bot: GamenightBot, night: Night) -> None:
     ]
     if night.min_players:
         wanted.append((CALLOFF, night.starts_at - timedelta(minutes=night.calloff_minutes)))
+    if night.weekly:
+        wanted.append((NEXT_WEEK, night.starts_at))
     for kind, due in wanted:
-        if kind != START and due <= now:
+        if kind not in (START, NEXT_WEEK) and due <= now:
             continue
         await bot.timers.schedule(kind, max(due, now), {"night_id": night.id},
                                   key=timer_key(night.id, kind))  # fmt: skip
 
 
-async def cancel_timers(bot: GamenightBot, night_id: int) -> None:
+async def cancel_timers(bot: GamenightBot, night_id: int, *, keep: Sequence[str] = ()) -> None:
+    """Drop the night's pending timers (but those of the kinds in ``keep``)."""
     for kind in TIMER_KINDS:
-        await bot.timers.cancel(timer_key(night_id, kind))
+        if kind not in keep:
+            await bot.timers.cancel(timer_key(night_id, kind))
+
+
+async def publish(bot: GamenightBot, guild: discord.Guild, night: Night) -> Night | str:
+    """Make the stored night's scheduled event, post its RSVP message and arm its timers;
+    the night as stored then, or the refusal's key (the night is then cancelled)."""
+    public = (await bot.guild_settings(guild)).locale
+    channel = guild.get_channel(night.channel_id)
+    channel_name = getattr(channel, "name", None) or "Discord"
+    try:
+        event = await guild.create_scheduled_event(
+            name=clip(night.title, TITLE_LIMIT),
+            start_time=night.starts_at,
+            end_time=night.starts_at + timedelta(hours=EVENT_HOURS),
+            entity_type=discord.EntityType.external,
+            privacy_level=discord.PrivacyLevel.guild_only,
+            location=clip(f"#{channel_name}", 100),
+            description=t("gamenight.event.description", public, games=games_text(night.games)),
+        )
+    except discord.HTTPException as err:
+        await bot.store.nights.update(night.id, status="cancelled")
+        if err.status == 403:
+            return "gamenight.refused.no_create_events"
+        return "gamenight.refused.event_failed"
+    night = await bot.store.nights.update(night.id, event_id=event.id)
+    messageable = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
+    try:
+        message = await messageable.send(
+            await rsvp_text(bot, night, public),
+            view=rsvp_view(night, public),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not post a night's RSVP message", extra={"night_id": night.id})
+    else:
+        night = await bot.store.nights.update(night.id, rsvp_message_id=message.id)
+    await schedule_timers(bot, night)
+    return night
+
+
+def next_week(night: Night) -> datetime:
+    """The same local time a week later, in the zone the night was planned in (a change
+    of daylight-saving time keeps the hour people know)."""
+    zone = ZoneInfo(str(night.meta.get("timezone") or "UTC"))
+    local = night.starts_at.astimezone(zone).replace(tzinfo=None) + timedelta(days=7)
+    return local.replace(tzinfo=zone).astimezone(UTC)
+
+
+async def plan_next_week(bot: GamenightBot, payload: dict[str, Any]) -> None:
+    """A weekly night at its hour: the next week's night is planned once (its own event,
+    RSVP message and timers), unless the series was cancelled."""
+    night = await bot.store.nights.get(int(payload["night_id"]))
+    if night is None or not night.weekly or night.status == "cancelled":
+        return
+    guild = bot.get_guild(night.guild_id)
+    if guild is None or not await bot.store.nights.mark_sent(night.id, "next_week"):
+        return
+    following = await bot.store.nights.create(
+        guild_id=night.guild_id,
+        channel_id=night.channel_id,
+        title=night.title,
+        starts_at=next_week(night),
+        planner_id=night.planner_id,
+        games=night.games,
+        min_players=night.min_players,
+        calloff_minutes=night.calloff_minutes,
+        calloff_policy=night.calloff_policy,
+        allow_computers=night.allow_computers,
+        weekly=True,
+        meta={**night.meta, "after": night.id},
+    )
+    with priority(Priority.NOTICE):
+        published = await publish(bot, guild, following)
+    if isinstance(published, str):
+        log.warning("could not plan a weekly night", extra={"night_id": night.id, "why": published})
 
 
 async def plan(
@@ -220,6 +301,7 @@ async def plan(
     calloff_hours: int,
     keep: bool,
     computers: bool,
+    weekly: bool = False,
 ) -> None:
     guild = interaction.guild
     channel = interaction.channel
@@ -256,40 +338,14 @@ async def plan(
         calloff_minutes=calloff_hours * 60,
         calloff_policy="keep" if keep else "cancel",
         allow_computers=computers,
+        weekly=weekly,
         meta={"timezone": settings.timezone},
     )
-    public = settings.locale
-    channel_name = getattr(channel, "name", None) or "Discord"
-    try:
-        event = await guild.create_scheduled_event(
-            name=clip(name, TITLE_LIMIT),
-            start_time=start,
-            end_time=start + timedelta(hours=EVENT_HOURS),
-            entity_type=discord.EntityType.external,
-            privacy_level=discord.PrivacyLevel.guild_only,
-            location=clip(f"#{channel_name}", 100),
-            description=t("gamenight.event.description", public, games=games_text(kinds)),
-        )
-    except discord.HTTPException as err:
-        await bot.store.nights.update(night.id, status="cancelled")
-        key = (
-            "gamenight.refused.no_create_events"
-            if err.status == 403
-            else "gamenight.refused.event_failed"
-        )
-        await respond(interaction, t(key, locale), ephemeral=True)
+    published = await publish(bot, guild, night)
+    if isinstance(published, str):
+        await respond(interaction, t(published, locale), ephemeral=True)
         return
-    night = await bot.store.nights.update(night.id, event_id=event.id)
-    try:
-        message = await channel.send(  # type: ignore[union-attr]
-            await rsvp_text(bot, night, public), view=rsvp_view(night, public),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )  # fmt: skip
-    except discord.HTTPException:
-        message = None
-    if message is not None:
-        night = await bot.store.nights.update(night.id, rsvp_message_id=message.id)
-    await schedule_timers(bot, night)
+    night = published
     await respond(
         interaction,
         t(
@@ -428,7 +484,7 @@ async def calloff(bot: GamenightBot, payload: dict[str, Any]) -> None:
                                                   status="called_off")  # fmt: skip
         except StaleNight:
             return
-        await cancel_timers(bot, night.id)
+        await cancel_timers(bot, night.id, keep=(NEXT_WEEK,))  # a weekly series goes on
         guild = bot.get_guild(night.guild_id)
         if guild is not None and night.event_id is not None:
             try:

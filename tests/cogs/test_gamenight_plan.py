@@ -245,3 +245,33 @@ async def test_edit_moves_the_event_the_message_and_the_reminders(
         await bot.timers.run_due()
         assert len(fake.dms(office.bob)) == 1
     await bot.store.close()
+
+
+async def test_a_weekly_night_plans_the_next_once_at_the_same_local_hour(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        # Thursday 27 March 19:30 in Paris (UTC+1); a week later Paris is on summer time.
+        await fake.slash(owner, general, "gamenight plan",
+                         {"when": "2025-03-27 19:30", "games": "spit", "weekly": True})  # fmt: skip
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        assert night.weekly
+        clock.advance(night.starts_at - clock.now())
+        await bot.timers.run_due()
+    await bot.store.close()
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await bot.timers.run_due()  # after a restart: nothing planned twice
+        nights = await bot.store.nights.upcoming(office.guild.id)
+        following = [n for n in nights if n.id != night.id]
+        assert len(following) == 1
+        assert following[0].starts_at == datetime(2025, 4, 3, 17, 30, tzinfo=UTC)
+        assert following[0].weekly and following[0].event_id != night.event_id
+        assert len(fake.events_of(office.guild)) == 2
+        assert fake.message(following[0].rsvp_message_id).channel is general
+    await bot.store.close()
