@@ -197,6 +197,7 @@ TIMER_WHAT = {
     "night.calloff": "a game night's minimum of players is checked",
     "night.start": "a game night reaches its hour",
     "night.next_week": "a weekly game night plans the next week's",
+    "night.poll_end": "a game night's poll ends and its evening is chosen",
 }
 """What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
 

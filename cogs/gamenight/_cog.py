@@ -26,12 +26,14 @@ from cogs.gamenight._plan import (
     CALLOFF,
     KIND,
     NEXT_WEEK,
+    POLL_END,
     REMIND_DAY,
     REMIND_HOUR,
     START,
     TIMER_KINDS,
     calloff,
     cancel,
+    close_poll,
     edit,
     interested,
     may_plan,
@@ -76,6 +78,7 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         self.bot.timers.register(REMIND_HOUR, self._on_remind_hour)
         self.bot.timers.register(CALLOFF, self._on_calloff)
         self.bot.timers.register(NEXT_WEEK, self._on_next_week)
+        self.bot.timers.register(POLL_END, self._on_poll_end)
         self.bot.actions.register(KIND, self._on_press, action="rsvp", games=False)
         self.bot.actions.register(KIND, self._on_press, action="wish", games=False)
         parsers = self.bot._connection.parsers
@@ -142,6 +145,9 @@ class GamenightCog(commands.Cog, name="Gamenight"):
 
     async def _on_calloff(self, payload: dict[str, Any]) -> None:
         await calloff(self.bot, payload)
+
+    async def _on_poll_end(self, payload: dict[str, Any]) -> None:
+        await close_poll(self.bot, payload)
 
     async def _on_next_week(self, payload: dict[str, Any]) -> None:
         await plan_next_week(self.bot, payload)

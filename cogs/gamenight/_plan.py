@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 import discord
 
 from bot.budget import Priority, priority
+from bot.clock import from_iso, to_iso
 from bot.i18n import Lang, locale_for_guild, locale_for_user, t
 from bot.storage import StaleNight
 from bot.storage.models import Night, RsvpAnswer
@@ -54,7 +55,7 @@ START: Final = "night.start"
 NEXT_WEEK: Final = "night.next_week"
 """A weekly night's hour: plan the next week's (its own timer: the start's handler is the
 seating's)."""
-TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START, NEXT_WEEK)
+TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START, NEXT_WEEK, "night.poll_end")
 
 
 class Refused(Exception):
@@ -216,6 +217,97 @@ async def cancel_timers(bot: GamenightBot, night_id: int, *, keep: Sequence[str]
             await bot.timers.cancel(timer_key(night_id, kind))
 
 
+POLL_ANSWERS: Final = 10
+"""Discord's most answers in a poll: at most 10 evenings to choose from."""
+POLL_LEAD: Final = timedelta(hours=2)
+"""A poll lasts whole hours and ends an hour before the earliest evening at the latest."""
+POLL_HOURS: Final = 24
+POLL_END: Final = "night.poll_end"
+
+
+def split_when(text: str) -> list[str]:
+    """``"2025-03-20 19:30 | 2025-03-21 19:30"``: several evenings, for a poll."""
+    parts = [p.strip() for p in text.replace(";", "|").split("|")]
+    return [p for p in parts if p] or [text]
+
+
+def local_label(start: datetime, zone: str) -> str:
+    """A poll answer (plain text, 55 characters at most): the evening in the server's zone."""
+    return start.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+
+
+async def open_poll(
+    bot: GamenightBot,
+    interaction: discord.Interaction[Any],
+    night: Night,
+    starts: Sequence[datetime],
+) -> None:
+    """An undecided evening: a Discord poll of the candidate evenings in the channel; when it
+    ends (``night.poll_end``) the night is made from the winner."""
+    locale = locale_for_user(interaction)
+    public = (await bot.guild_settings(night.guild_id)).locale
+    zone = str(night.meta.get("timezone") or "UTC")
+    hours = int(
+        min(POLL_HOURS, (starts[0] - bot.clock.now() - timedelta(hours=1)).total_seconds() // 3600)
+    )
+    poll = discord.Poll(
+        question=clip(t("gamenight.poll.question", public, title=night.title), 300),
+        duration=timedelta(hours=max(1, hours)),
+    )
+    for start in starts:
+        poll.add_answer(text=local_label(start, zone))
+    messageable = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
+    try:
+        message = await messageable.send(poll=poll, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        await bot.store.nights.update(night.id, status="cancelled")
+        await respond(interaction, t("gamenight.refused.poll_failed", locale), ephemeral=True)
+        return
+    night = await bot.store.nights.update(
+        night.id, meta={**night.meta, "poll_message_id": message.id}
+    )
+    await bot.timers.schedule(POLL_END, bot.clock.now() + timedelta(hours=max(1, hours)),
+                              {"night_id": night.id}, key=timer_key(night.id, POLL_END))  # fmt: skip
+    await respond(interaction, t("gamenight.poll.opened", locale, title=escape(night.title),
+                                 id=night.id, count=len(starts)), ephemeral=True)  # fmt: skip
+
+
+async def close_poll(bot: GamenightBot, payload: dict[str, Any]) -> None:
+    """The poll's end: the evening with the most votes (the earliest of a tie) becomes the
+    night's, then its event and RSVP message are made."""
+    night = await bot.store.nights.get(int(payload["night_id"]))
+    if night is None or night.status != "polling":
+        return
+    guild = bot.get_guild(night.guild_id)
+    evenings = [from_iso(x) for x in night.meta.get("evenings", [])]
+    message_id = night.meta.get("poll_message_id")
+    if guild is None or not evenings or message_id is None:
+        return
+    channel = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
+    message = await channel.fetch_message(int(message_id))
+    poll = message.poll
+    if poll is not None and not poll.is_finalised():
+        try:
+            await poll.end()
+        except discord.HTTPException:
+            log.info("the night's poll had ended already", extra={"night_id": night.id})
+        message = await channel.fetch_message(int(message_id))
+        poll = message.poll
+    counts = [a.vote_count for a in poll.answers] if poll is not None else []
+    counts += [0] * (len(evenings) - len(counts))
+    best = max(range(len(evenings)), key=lambda i: (counts[i], -i))
+    start = evenings[best]
+    if start <= bot.clock.now():
+        await cancel(bot, night, by_hand=False)
+        return
+    try:
+        night = await bot.store.nights.update(night.id, when_status=["polling"],
+                                              status="planned", starts_at=start)  # fmt: skip
+    except StaleNight:
+        return
+    await publish(bot, guild, night)
+
+
 async def publish(bot: GamenightBot, guild: discord.Guild, night: Night) -> Night | str:
     """Make the stored night's scheduled event, post its RSVP message and arm its timers;
     the night as stored then, or the refusal's key (the night is then cancelled)."""
@@ -314,7 +406,13 @@ async def plan(
         if not interaction.app_permissions.create_events:
             raise Refused("gamenight.refused.no_create_events")
         settings = await bot.guild_settings(guild)
-        start = parse_when(when, settings.timezone, bot.clock.now())
+        now = bot.clock.now()
+        starts = sorted({parse_when(w, settings.timezone, now) for w in split_when(when)})
+        if len(starts) > POLL_ANSWERS:
+            raise Refused("gamenight.refused.too_many_evenings", limit=POLL_ANSWERS)
+        if len(starts) > 1 and starts[0] - now < POLL_LEAD:
+            raise Refused("gamenight.refused.poll_too_soon")
+        start = starts[0]
         kinds = parse_games(games)
         try:
             name = plain(neutralize(title, TITLE_LIMIT)) if title else t("gamenight.default_title",
@@ -339,8 +437,12 @@ async def plan(
         calloff_policy="keep" if keep else "cancel",
         allow_computers=computers,
         weekly=weekly,
-        meta={"timezone": settings.timezone},
+        status="polling" if len(starts) > 1 else "planned",
+        meta={"timezone": settings.timezone, "evenings": [to_iso(x) for x in starts]},
     )
+    if len(starts) > 1:
+        await open_poll(bot, interaction, night, starts)
+        return
     published = await publish(bot, guild, night)
     if isinstance(published, str):
         await respond(interaction, t(published, locale), ephemeral=True)

@@ -275,3 +275,42 @@ async def test_a_weekly_night_plans_the_next_once_at_the_same_local_hour(
         assert len(fake.events_of(office.guild)) == 2
         assert fake.message(following[0].rsvp_message_id).channel is general
     await bot.store.close()
+
+
+async def test_an_undecided_evening_is_polled_and_the_winner_becomes_the_night(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        eleven = " | ".join(f"2025-03-{day} 19:30" for day in range(17, 28))
+        many = await fake.slash(owner, general, "gamenight plan", {"when": eleven, "games": "spit"})
+        assert "at most 10 evenings" in many.text
+        opened = await fake.slash(owner, general, "gamenight plan",
+                                  {"when": "2025-03-20 19:30 | 2025-03-21 19:30", "games": "spit"})  # fmt: skip
+        assert "poll of 2 evenings" in opened.text, opened.text
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        assert night.status == "polling" and night.event_id is None
+        poll_message = fake.message(night.meta["poll_message_id"])
+        assert [a["poll_media"]["text"] for a in poll_message.poll.to_json()["answers"]] == [
+            "2025-03-20 19:30", "2025-03-21 19:30"]  # fmt: skip
+        await fake.vote(office.bob, poll_message, "2025-03-21 19:30")
+        await fake.vote(office.cid, poll_message, "2025-03-21 19:30")
+        await fake.vote(office.dan, poll_message, "2025-03-20 19:30")
+        assert fake.events_of(office.guild) == []
+        clock.advance(timedelta(hours=24, minutes=1))
+        await bot.timers.run_due()
+        planned = await bot.store.nights.get(night.id)
+        assert planned is not None and planned.status == "planned"
+        assert planned.starts_at == datetime(2025, 3, 21, 18, 30, tzinfo=UTC)
+        [event] = fake.events_of(office.guild)
+        assert event.scheduled_start_time == planned.starts_at.timestamp()
+        assert planned.rsvp_message_id is not None
+        assert [b.label for b in fake.buttons(fake.message(planned.rsvp_message_id))] == [
+            "I'm in", "Maybe", "Can't"]  # fmt: skip
+        await bot.timers.run_due()
+        assert len(fake.events_of(office.guild)) == 1
+    await bot.store.close()
