@@ -522,6 +522,18 @@ async def interested(
     await refresh_rsvp(bot, night)
 
 
+async def cancel_event(bot: GamenightBot, night: Night) -> None:
+    """Cancel the night's scheduled event (it stays in Discord's list as cancelled)."""
+    guild = bot.get_guild(night.guild_id)
+    if guild is None or night.event_id is None:
+        return
+    try:
+        event = await guild.fetch_scheduled_event(night.event_id)
+        await event.cancel()
+    except discord.HTTPException:
+        log.warning("could not cancel a night's event", extra={"night_id": night.id})
+
+
 async def cancel(bot: GamenightBot, night: Night, *, by_hand: bool) -> bool:
     """Cancel the night once: its timers dropped, its event cancelled (unless it was
     deleted by hand), one message in its channel. ``False`` if it was not open."""
@@ -531,14 +543,8 @@ async def cancel(bot: GamenightBot, night: Night, *, by_hand: bool) -> bool:
     except StaleNight:
         return False
     await cancel_timers(bot, night.id)
-    if not by_hand and night.event_id is not None:
-        guild = bot.get_guild(night.guild_id)
-        try:
-            if guild is not None:
-                event = await guild.fetch_scheduled_event(night.event_id)
-                await event.cancel()
-        except discord.HTTPException:
-            log.warning("could not cancel a night's event", extra={"night_id": night.id})
+    if not by_hand:
+        await cancel_event(bot, night)
     await refresh_rsvp(bot, night)
     if await bot.store.nights.mark_sent(night.id, "cancelled"):
         locale = await public_locale(bot, night.guild_id)
@@ -587,13 +593,7 @@ async def calloff(bot: GamenightBot, payload: dict[str, Any]) -> None:
         except StaleNight:
             return
         await cancel_timers(bot, night.id, keep=(NEXT_WEEK,))  # a weekly series goes on
-        guild = bot.get_guild(night.guild_id)
-        if guild is not None and night.event_id is not None:
-            try:
-                event = await guild.fetch_scheduled_event(night.event_id)
-                await event.cancel()
-            except discord.HTTPException:
-                log.warning("could not cancel a night's event", extra={"night_id": night.id})
+        await cancel_event(bot, night)
         await refresh_rsvp(bot, night)
     if not await bot.store.nights.mark_sent(night.id, "calloff"):
         return
