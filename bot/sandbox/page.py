@@ -193,6 +193,12 @@ TIMER_WHAT = {
     "spaye.auto_open": "today's Späye opens by itself",
     "spaye.invite_expiry": "a däye challenge expires",
     "boards.season_announce": "the season's podiums are announced",
+    "night.remind_day": "those in a game night are reminded of it the day before",
+    "night.remind_hour": "those in a game night are reminded of it an hour before",
+    "night.calloff": "a game night's minimum of players is checked",
+    "night.start": "a game night reaches its hour",
+    "night.next_week": "a weekly game night plans the next week's",
+    "night.poll_end": "a game night's poll ends and its evening is chosen",
 }
 """What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
 

@@ -14,6 +14,7 @@ as ``bot.db``::
     bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
     bot.store.ratings    RatingStore        ratings per scope and season, opt-outs, rebuild
     bot.store.records    RecordStore        games played, a server's export, forgetting a member
+    bot.store.nights     NightStore         game nights, answers, notices sent once, tables
 
 Backends: SQLite (:class:`Database`, the default, ``DATABASE_PATH``) or PostgreSQL
 (:class:`bot.storage.postgres.PostgresDatabase`, when ``DATABASE_URL=postgresql://...``;
@@ -56,6 +57,7 @@ from bot.storage.models import (
     Timer,
     Title,
 )
+from bot.storage.nights import NightStore, StaleNight
 from bot.storage.private import PrivateStore
 from bot.storage.ratings import HeadToHead, RatingPoint, RatingRow, RatingStore, RebuildReport
 from bot.storage.records import RecordStore
@@ -87,6 +89,7 @@ __all__ = [
     "KindHooks",
     "MonthTitle",
     "MonthTitleStore",
+    "NightStore",
     "PendingPrivate",
     "Placements",
     "PlayerResult",
@@ -102,6 +105,7 @@ __all__ = [
     "SpayeDay",
     "SpayeDayStore",
     "StaleGame",
+    "StaleNight",
     "Store",
     "StoredGame",
     "Timer",
@@ -146,6 +150,7 @@ class Store:
         self.ratings = RatingStore(db, clock, self.settings, self.game_settings)
         self.games.rate = self.ratings.record
         self.records = RecordStore(db, clock, self.ratings)
+        self.nights = NightStore(db, clock)
 
     async def open(self) -> int:
         """Open the database and migrate it; returns the schema version."""

@@ -304,6 +304,10 @@ _GUILDS_OF_MEMBER: Final = (
 _USER_ID_UPDATES: Final = {
     "game_results": "UPDATE game_results SET user_id = ? WHERE user_id = ?",
     "month_titles": "UPDATE month_titles SET user_id = ? WHERE user_id = ?",
+    "nights": "UPDATE nights SET planner_id = ? WHERE planner_id = ?",
+    "night_rsvps": "UPDATE night_rsvps SET user_id = ? WHERE user_id = ?",
+    "night_sent": "UPDATE night_sent SET user_id = ? WHERE user_id = ?",
+    "night_seats": "UPDATE night_seats SET user_id = ? WHERE user_id = ?",
 }
 """Tables whose ``user_id`` column names the member: their rows stay, with the stand-in."""
 _TIMERS: Final = "SELECT id, key, payload FROM timers"
@@ -320,6 +324,11 @@ _REWRITES: Final[tuple[tuple[str, str, Callable[[_Replacer, Any], tuple[Any, ...
         " WHERE excluded LIKE ? OR leavers LIKE ?",
         "UPDATE rated_games SET excluded = ?, leavers = ? WHERE game_id = ?",
         lambda r, row: (r.json(row["excluded"]), r.json(row["leavers"]), row["game_id"]),
+    ),
+    (
+        "SELECT id, meta FROM nights WHERE meta LIKE ?",
+        "UPDATE nights SET meta = ? WHERE id = ?",
+        lambda r, row: (r.json(row["meta"]), row["id"]),
     ),
     (
         _TIMERS + " WHERE key LIKE ? OR payload LIKE ?",

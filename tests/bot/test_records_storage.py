@@ -219,3 +219,30 @@ async def test_export_lines_say_who_a_game_rated(store: Store) -> None:
     [lines] = [chunk async for chunk in store.records.export_lines(RATED)]
     assert {line.user_id: line.rated for line in lines} == {ANA: True, BOB: True, CID: False}
     assert [line.rank for line in lines] == [1, 2, 3]
+
+
+async def test_a_forgotten_member_leaves_no_trace_in_game_nights(
+    store: Store, clock: FakeClock
+) -> None:
+    """A night they planned, answered, were reminded of and sat at keeps its rows, with the
+    stand-in; the others' answers stay theirs."""
+    night = await store.nights.create(
+        guild_id=GUILD,
+        channel_id=HALL,
+        title="Friday",
+        starts_at=clock.now() + timedelta(days=2),
+        planner_id=ANA,
+        games=["papayoo"],
+        meta={"asked": [ANA, BOB]},
+    )
+    await store.nights.set_rsvp(night.id, ANA, "in", ["papayoo"])
+    await store.nights.set_rsvp(night.id, BOB, "maybe")
+    assert await store.nights.mark_sent(night.id, "remind_day", ANA)
+    await store.nights.add_table(night.id, 1, "papayoo")
+    await store.nights.set_seat(night.id, ANA, 1, "seated")
+    forgotten = await store.records.forget_member(ANA, guilds=frozenset({GUILD}))
+    assert await where_is(store, ANA) == []
+    answers = {r.user_id: r.answer for r in await store.nights.rsvps(night.id)}
+    assert answers == {forgotten.pseudonym: "in", BOB: "maybe"}
+    again = await store.nights.get(night.id)
+    assert again is not None and again.planner_id == forgotten.pseudonym
