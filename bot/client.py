@@ -91,10 +91,14 @@ start's DMs): in a rush they queue behind this limit, and clicks are answered fi
 
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
-"""Guilds only: slash commands and buttons arrive as interactions that carry the member,
-their permissions and the resolved options, so no privileged intent (members, message
-content, presences) is needed. ``guilds`` keeps channels, roles and the bot's own member
-cached, which permission checks use."""
+INTENTS.guild_scheduled_events = True
+INTENTS.polls = True
+"""No privileged intent: slash commands and buttons arrive as interactions that carry the
+member, their permissions and the resolved options, so members, message content and
+presences are not needed. ``guilds`` keeps channels, roles and the bot's own member cached,
+which permission checks use; ``guild_scheduled_events`` brings game nights' events (created,
+changed, deleted, a member marked Interested or not) and ``polls`` the votes of a night's
+poll."""
 
 
 # No voice here: spare the start-up warnings about missing voice libraries.

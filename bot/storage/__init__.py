@@ -13,6 +13,7 @@ as ``bot.db``::
     bot.store.results    ResultStore        finished games' lines, per-guild stats
     bot.store.runs       SchedulerRunStore  periodic jobs done (catch-up runs once)
     bot.store.ratings    RatingStore        ratings per scope and season, opt-outs, rebuild
+    bot.store.nights     NightStore         game nights, answers, notices sent once, tables
 
 Backends: SQLite (:class:`Database`, the default, ``DATABASE_PATH``) or PostgreSQL
 (:class:`bot.storage.postgres.PostgresDatabase`, when ``DATABASE_URL=postgresql://...``;
@@ -54,6 +55,7 @@ from bot.storage.models import (
     Timer,
     Title,
 )
+from bot.storage.nights import NightStore, StaleNight
 from bot.storage.private import PrivateStore
 from bot.storage.ratings import HeadToHead, RatingPoint, RatingRow, RatingStore, RebuildReport
 from bot.storage.results import ResultStore, SchedulerRunStore
@@ -84,6 +86,7 @@ __all__ = [
     "KindHooks",
     "MonthTitle",
     "MonthTitleStore",
+    "NightStore",
     "PendingPrivate",
     "PlayerResult",
     "PlayerStats",
@@ -97,6 +100,7 @@ __all__ = [
     "SpayeDay",
     "SpayeDayStore",
     "StaleGame",
+    "StaleNight",
     "Store",
     "StoredGame",
     "Timer",
@@ -140,6 +144,7 @@ class Store:
         self.runs = SchedulerRunStore(db, clock)
         self.ratings = RatingStore(db, clock, self.settings, self.game_settings)
         self.games.rate = self.ratings.record
+        self.nights = NightStore(db, clock)
 
     async def open(self) -> int:
         """Open the database and migrate it; returns the schema version."""

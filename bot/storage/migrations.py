@@ -329,6 +329,76 @@ CREATE TABLE rating_opt_outs (
 );
 """
 
+_NIGHTS = """
+-- Game nights (/gamenight): one row per night; `version` grows with every update (the
+-- optimistic guard of NightStore.update). `night_rsvps` holds each member's answer and
+-- wished games, `night_sent` every notice sent once (reminders, call-off, seating ping:
+-- its primary key is the exactly-once guard), `night_tables` and `night_seats` the tables
+-- opened at the hour and who sits (or waits) where.
+CREATE TABLE nights (
+    id                INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id          INTEGER NOT NULL,
+    channel_id        INTEGER NOT NULL,
+    title             TEXT    NOT NULL,
+    starts_at         TEXT    NOT NULL,
+    planner_id        INTEGER NOT NULL,
+    games             TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(games)),
+    status            TEXT    NOT NULL DEFAULT 'planned'
+                              CHECK (status IN ('planned', 'polling', 'seating', 'playing',
+                                                'closed', 'cancelled', 'called_off')),
+    event_id          INTEGER,
+    rsvp_message_id   INTEGER,
+    board_message_id  INTEGER,
+    min_players       INTEGER NOT NULL DEFAULT 0 CHECK (min_players >= 0),
+    calloff_minutes   INTEGER NOT NULL DEFAULT 0 CHECK (calloff_minutes >= 0),
+    calloff_policy    TEXT    NOT NULL DEFAULT 'cancel' CHECK (calloff_policy IN ('cancel', 'keep')),
+    allow_computers   INTEGER NOT NULL DEFAULT 0 CHECK (allow_computers IN (0, 1)),
+    weekly            INTEGER NOT NULL DEFAULT 0 CHECK (weekly IN (0, 1)),
+    meta              TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(meta)),
+    version           INTEGER NOT NULL DEFAULT 1 CHECK (version >= 1),
+    created_at        TEXT    NOT NULL,
+    updated_at        TEXT    NOT NULL
+);
+CREATE INDEX nights_upcoming ON nights (guild_id, status, starts_at);
+CREATE INDEX nights_by_event ON nights (guild_id, event_id);
+
+CREATE TABLE night_rsvps (
+    night_id  INTEGER NOT NULL REFERENCES nights (id) ON DELETE CASCADE,
+    user_id   INTEGER NOT NULL,
+    answer    TEXT    NOT NULL CHECK (answer IN ('in', 'maybe', 'no')),
+    games     TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(games)),
+    at        TEXT    NOT NULL,
+    PRIMARY KEY (night_id, user_id)
+);
+
+CREATE TABLE night_sent (
+    night_id  INTEGER NOT NULL REFERENCES nights (id) ON DELETE CASCADE,
+    what      TEXT    NOT NULL,
+    user_id   INTEGER NOT NULL,
+    at        TEXT    NOT NULL,
+    PRIMARY KEY (night_id, what, user_id)
+);
+
+CREATE TABLE night_tables (
+    night_id  INTEGER NOT NULL REFERENCES nights (id) ON DELETE CASCADE,
+    table_no  INTEGER NOT NULL CHECK (table_no >= 1),
+    kind      TEXT    NOT NULL,
+    game_id   INTEGER,
+    thread_id INTEGER,
+    PRIMARY KEY (night_id, table_no)
+);
+CREATE INDEX night_tables_by_game ON night_tables (game_id);
+
+CREATE TABLE night_seats (
+    night_id  INTEGER NOT NULL REFERENCES nights (id) ON DELETE CASCADE,
+    user_id   INTEGER NOT NULL,
+    table_no  INTEGER,
+    status    TEXT    NOT NULL CHECK (status IN ('seated', 'waiting', 'left')),
+    at        TEXT    NOT NULL,
+    PRIMARY KEY (night_id, user_id)
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
@@ -339,6 +409,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
     Migration(8, "a counter of game numbers per server and kind", _NUMBER_COUNTERS),
     Migration(9, "ratings per server, scope and season", _RATINGS),
+    Migration(10, "game nights, their answers, notices, tables and seats", _NIGHTS),
 )
 
 

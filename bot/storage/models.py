@@ -14,15 +14,25 @@ from bot.clock import local_date
 from bot.engine import Event, Game
 
 __all__ = [
+    "NIGHT_STATUSES",
+    "RSVP_ANSWERS",
     "TITLES",
     "ActOutcome",
+    "CalloffPolicy",
     "GameResult",
     "GameStatus",
     "GuildSettings",
     "MonthTitle",
+    "Night",
+    "NightSeat",
+    "NightStatus",
+    "NightTable",
     "PendingPrivate",
     "PlayerResult",
     "PlayerStats",
+    "Rsvp",
+    "RsvpAnswer",
+    "SeatStatus",
     "SpayeDay",
     "StoredGame",
     "Timer",
@@ -220,3 +230,82 @@ class PlayerStats:
     wins: int
     points: int
     rounds: int = 0
+
+
+NightStatus: TypeAlias = Literal[
+    "planned", "polling", "seating", "playing", "closed", "cancelled", "called_off"
+]
+NIGHT_STATUSES: tuple[NightStatus, ...] = (
+    "planned",
+    "polling",
+    "seating",
+    "playing",
+    "closed",
+    "cancelled",
+    "called_off",
+)
+RsvpAnswer: TypeAlias = Literal["in", "maybe", "no"]
+RSVP_ANSWERS: tuple[RsvpAnswer, ...] = ("in", "maybe", "no")
+CalloffPolicy: TypeAlias = Literal["cancel", "keep"]
+SeatStatus: TypeAlias = Literal["seated", "waiting", "left"]
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    """A game night: planned (or polling for its evening or game), then seated, played,
+    closed; or cancelled by its planner (or its event deleted), or called off for want of
+    players. ``starts_at`` is UTC; ``games`` are game kinds (``papayoo``, ``spit``...)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    title: str
+    starts_at: datetime
+    planner_id: int
+    games: list[str]
+    status: NightStatus
+    event_id: int | None
+    rsvp_message_id: int | None
+    board_message_id: int | None
+    min_players: int
+    calloff_minutes: int
+    calloff_policy: CalloffPolicy
+    allow_computers: bool
+    weekly: bool
+    meta: dict[str, Any]
+    version: int = 1
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Not ended: planned, polling, seating or playing."""
+        return self.status in ("planned", "polling", "seating", "playing")
+
+
+@dataclass(frozen=True, slots=True)
+class Rsvp:
+    """One member's answer to a night, and the games they would like (empty: any)."""
+
+    night_id: int
+    user_id: int
+    answer: RsvpAnswer
+    games: list[str]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NightTable:
+    night_id: int
+    table_no: int
+    kind: str
+    game_id: int | None
+    thread_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NightSeat:
+    night_id: int
+    user_id: int
+    table_no: int | None
+    status: SeatStatus

@@ -1,7 +1,7 @@
 """PostgreSQL as the second backend (``DATABASE_URL``), on a throwaway server.
 
 - the storage tests of test_storage.py, test_game_settings.py, test_timers.py,
-  test_limits_storage.py and test_ratings_storage.py run again
+  test_limits_storage.py, test_ratings_storage.py and test_nights_storage.py run again
   here, unchanged, with their ``store`` on PostgreSQL (those about SQLite itself, its
   pragmas, files and migrations, are left out: :data:`SQLITE_ONLY`);
 - whole Papayoo games through the fake Discord, on PostgreSQL;
@@ -36,6 +36,7 @@ from bot.storage.pg_schema import PG_BASELINE, PG_MIGRATIONS, TABLES, missing_tw
 from tests.bot import (
     test_game_settings,
     test_limits_storage,
+    test_nights_storage,
     test_ratings_storage,
     test_storage,
     test_timers,
@@ -87,6 +88,7 @@ for _module in (
     test_timers,
     test_limits_storage,
     test_ratings_storage,
+    test_nights_storage,
 ):
     for _name, _test in vars(_module).items():
         if _name.startswith("test_") and callable(_test) and _name not in SQLITE_ONLY:
