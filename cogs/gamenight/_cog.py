@@ -17,6 +17,9 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.storage import StoredGame
+from cogs.gamenight._run import TABLES, NightRunner
+
 if TYPE_CHECKING:
     from bot.client import GamenightBot
 
@@ -29,7 +32,7 @@ START: Final = "night.start"
 TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START)
 
 
-class GamenightCog(commands.Cog, name="Gamenight"):
+class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
     """Game nights: planned, answered, reminded, then seated and played."""
 
     gamenight = app_commands.Group(
@@ -40,22 +43,18 @@ class GamenightCog(commands.Cog, name="Gamenight"):
 
     def __init__(self, bot: GamenightBot) -> None:
         self.bot = bot
+        self._runner_init()
 
     async def cog_load(self) -> None:
         self.bot.timers.register(START, self._on_start)
+        self._runner_load()
 
     async def cog_unload(self) -> None:
-        for kind in TIMER_KINDS:
+        for kind in (*TIMER_KINDS, TABLES):
             self.bot.timers.unregister(kind)
 
     async def _on_start(self, payload: dict[str, Any]) -> None:
         await self.start_night(int(payload["night_id"]))
-
-    async def start_night(self, night_id: int) -> None:
-        """The hour of night ``night_id`` (the ``night.start`` timer): seat the attendees.
-
-        Until the seating exists, the night only stays as planned."""
-        log.info("a night reached its hour", extra={"night_id": night_id})
 
     @gamenight.command(
         name=_("plan", key="gamenight.cmd.plan.name"),
@@ -65,3 +64,33 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         from bot.ui import reply_error
 
         await reply_error(interaction, "gamenight.plan.unavailable")
+
+    # -- from the hour (``_run``) -------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.resume_nights()
+
+    @commands.Cog.listener()
+    async def on_seated_game_over(self, stored: StoredGame) -> None:
+        await self.on_game_over(stored)
+
+    @gamenight.command(
+        name=_("join", key="gamenight.cmd.join.name"),
+        description=_(
+            "Join the game night being played: a table, or its waiting list",
+            key="gamenight.cmd.join.description",
+        ),
+    )
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self.join_night(interaction)
+
+    @gamenight.command(
+        name=_("leave", key="gamenight.cmd.leave.name"),
+        description=_(
+            "Leave the game night being played (or its waiting list)",
+            key="gamenight.cmd.leave.description",
+        ),
+    )
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self.leave_night(interaction)
