@@ -154,6 +154,8 @@ async def test_the_board_follows_the_tables_and_crowns_the_champion_at_the_close
         text = board.embeds[0]["description"]
         assert "Champion of the night" in text
         assert board.attachments and board.attachments[0]["filename"] == "night.png"
+        ended = await fake.slash(office.bob, office.general, "gamenight join", {})
+        assert ended.ephemeral and "No game night is being played" in ended.text
     await bot.store.close()
 
 
@@ -183,3 +185,47 @@ async def test_join_and_leave_answer_privately_in_the_members_language(
             night is not None and late.id not in load_seating(night.meta["seating"]).waiting_ids()
         )
     await bot.store.close()
+
+
+async def test_a_kill_at_the_seating_loses_no_table_and_doubles_nothing(
+    office: Office, make_bot: MakeBot, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = office.fake
+    bot = make_bot(COGS)
+    real = SeatedCog.open_table
+    first, hold = asyncio.Event(), asyncio.Event()
+
+    async def one_then_die(self: SeatedCog, table: Any, public: Any) -> Any:
+        if first.is_set():
+            hold.set()
+            await asyncio.sleep(3600)  # the bot dies here
+        first.set()
+        return await real(self, table, public)
+
+    async with fake.run_client(bot) as running:
+        await bot.caught_up()
+        night_id = await plan(bot, office, clock)
+        monkeypatch.setattr(SeatedCog, "open_table", one_then_die)
+        task = asyncio.create_task(runner(bot).start_night(night_id))
+        await hold.wait()
+        await running.crash()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        monkeypatch.setattr(SeatedCog, "open_table", real)
+    await bot.store.close()
+
+    again = make_bot(COGS)
+    async with fake.run_client(again):
+        await again.caught_up()
+        await runner(again).start_night(night_id)  # the timer, run again past its lease
+        night = await again.store.nights.get(night_id)
+        assert night is not None and night.status == "playing"
+        seating = load_seating(night.meta["seating"])
+        rows = await again.store.nights.tables(night_id)
+        assert len(rows) == len(seating.tables) and all(r.game_id for r in rows)
+        games = [g for g in await again.store.games.find(status=None) if g.kind != "lobby"]
+        assert len(games) == len(seating.tables)  # none lost, none made twice
+        assert len(office.guild.active_threads()) == len(rows)
+        told = pings(fake)
+        assert all(told[uid] == 1 for uid in seating.seated()), told
+    await again.store.close()
