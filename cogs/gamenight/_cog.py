@@ -10,6 +10,7 @@ over.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -17,7 +18,25 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.i18n import locale_for_user, t
 from bot.storage import StoredGame
+from bot.text import escape
+from bot.ui import Press, reply_error, respond
+from cogs.gamenight._plan import (
+    CALLOFF,
+    KIND,
+    REMIND_DAY,
+    REMIND_HOUR,
+    START,
+    TIMER_KINDS,
+    calloff,
+    cancel,
+    interested,
+    may_plan,
+    on_press,
+    plan,
+    remind,
+)
 from cogs.gamenight._run import TABLES, NightRunner
 
 if TYPE_CHECKING:
@@ -25,11 +44,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REMIND_DAY: Final = "night.remind_day"
-REMIND_HOUR: Final = "night.remind_hour"
-CALLOFF: Final = "night.calloff"
-START: Final = "night.start"
-TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START)
+RAW_EVENTS: Final = {
+    "GUILD_SCHEDULED_EVENT_USER_ADD": "add",
+    "GUILD_SCHEDULED_EVENT_USER_REMOVE": "remove",
+    "GUILD_SCHEDULED_EVENT_DELETE": "delete",
+    "GUILD_SCHEDULED_EVENT_UPDATE": "update",
+}
+"""The gateway events read raw: discord.py drops an Interested change of a user it has not
+cached (no members intent), so the cog sees each payload before discord.py parses it."""
 
 
 class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
@@ -44,14 +66,66 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
     def __init__(self, bot: GamenightBot) -> None:
         self.bot = bot
         self._runner_init()
+        self._parsers: dict[str, Callable[[Any], None]] = {}
 
     async def cog_load(self) -> None:
         self.bot.timers.register(START, self._on_start)
         self._runner_load()
+        self.bot.timers.register(REMIND_DAY, self._on_remind_day)
+        self.bot.timers.register(REMIND_HOUR, self._on_remind_hour)
+        self.bot.timers.register(CALLOFF, self._on_calloff)
+        self.bot.actions.register(KIND, self._on_press, action="rsvp", games=False)
+        self.bot.actions.register(KIND, self._on_press, action="wish", games=False)
+        parsers = self.bot._connection.parsers
+        for name, what in RAW_EVENTS.items():
+            original = parsers.get(name)
+            if original is None:
+                continue
+            self._parsers[name] = original
+            parsers[name] = self._raw_parser(what, original)
 
     async def cog_unload(self) -> None:
         for kind in (*TIMER_KINDS, TABLES):
             self.bot.timers.unregister(kind)
+        self.bot.actions.unregister(KIND)
+        self.bot._connection.parsers.update(self._parsers)
+        self._parsers.clear()
+
+    def _raw_parser(self, what: str, original: Callable[[Any], None]) -> Callable[[Any], None]:
+        def parse(data: Any) -> None:
+            self.bot.dispatch("night_raw_event", what, data)
+            original(data)
+
+        return parse
+
+    @commands.Cog.listener()
+    async def on_night_raw_event(self, what: str, data: dict[str, Any]) -> None:
+        try:
+            guild_id = int(data["guild_id"])
+            if what in ("add", "remove"):
+                await interested(self.bot, guild_id, int(data["guild_scheduled_event_id"]),
+                                 int(data["user_id"]), what == "add")  # fmt: skip
+                return
+            event_id = int(data["id"])
+            if what == "update" and int(data.get("status", 1)) != 4:
+                return
+            night = await self.bot.store.nights.by_event(guild_id, event_id)
+            if night is not None and night.status in ("planned", "polling"):
+                await cancel(self.bot, night, by_hand=True)
+        except Exception:
+            log.exception("could not follow a scheduled event", extra={"what": what})
+
+    async def _on_press(self, interaction: discord.Interaction[Any], press: Press) -> None:
+        await on_press(self.bot, interaction, press)
+
+    async def _on_remind_day(self, payload: dict[str, Any]) -> None:
+        await remind(self.bot, payload, "remind_day")
+
+    async def _on_remind_hour(self, payload: dict[str, Any]) -> None:
+        await remind(self.bot, payload, "remind_hour")
+
+    async def _on_calloff(self, payload: dict[str, Any]) -> None:
+        await calloff(self.bot, payload)
 
     async def _on_start(self, payload: dict[str, Any]) -> None:
         await self.start_night(int(payload["night_id"]))
@@ -60,10 +134,68 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
         name=_("plan", key="gamenight.cmd.plan.name"),
         description=_("Plan a game night", key="gamenight.cmd.plan.description"),
     )
-    async def plan(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.ui import reply_error
+    @app_commands.rename(
+        when=_("when", key="gamenight.cmd.plan.when.name"),
+        games=_("games", key="gamenight.cmd.plan.games.name"),
+        title=_("title", key="gamenight.cmd.plan.title.name"),
+        min_players=_("min-players", key="gamenight.cmd.plan.min_players.name"),
+        calloff_hours=_("calloff-hours", key="gamenight.cmd.plan.calloff_hours.name"),
+        keep=_("keep", key="gamenight.cmd.plan.keep.name"),
+        computers=_("computers", key="gamenight.cmd.plan.computers.name"),
+    )
+    @app_commands.describe(
+        when=_("Start, in the server's time zone: 2025-03-20 19:30",
+               key="gamenight.cmd.plan.when.description"),
+        games=_("Games, e.g. papayoo, spit (or any)", key="gamenight.cmd.plan.games.description"),
+        title=_("The night's name", key="gamenight.cmd.plan.title.description"),
+        min_players=_("Fewest players for the night to happen (default: none)",
+                      key="gamenight.cmd.plan.min_players.description"),
+        calloff_hours=_("How many hours before the start that minimum is checked (default 2)",
+                        key="gamenight.cmd.plan.calloff_hours.description"),
+        keep=_("Keep the night even below the minimum (default: call it off)",
+               key="gamenight.cmd.plan.keep.description"),
+        computers=_("Fill short tables with computer seats",
+                    key="gamenight.cmd.plan.computers.description"),
+    )  # fmt: skip
+    async def plan(
+        self,
+        interaction: discord.Interaction[Any],
+        when: str,
+        games: str,
+        title: app_commands.Range[str, 1, 100] | None = None,
+        min_players: app_commands.Range[int, 0, 100] = 0,
+        calloff_hours: app_commands.Range[int, 0, 72] = 2,
+        keep: bool = False,
+        computers: bool = False,
+    ) -> None:
+        await plan(self.bot, interaction, when=when, games=games, title=title,
+                   min_players=min_players, calloff_hours=calloff_hours, keep=keep,
+                   computers=computers)  # fmt: skip
 
-        await reply_error(interaction, "gamenight.plan.unavailable")
+    @gamenight.command(
+        name=_("cancel", key="gamenight.cmd.cancel.name"),
+        description=_("Cancel a planned game night", key="gamenight.cmd.cancel.description"),
+    )
+    @app_commands.rename(night=_("night", key="gamenight.cmd.cancel.night.name"))
+    @app_commands.describe(
+        night=_("The night's number", key="gamenight.cmd.cancel.night.description")
+    )
+    async def cancel(self, interaction: discord.Interaction[Any], night: int) -> None:
+        found = await self.bot.store.nights.get(night)
+        if interaction.guild is None or found is None or found.guild_id != interaction.guild.id:
+            await reply_error(interaction, "gamenight.refused.unknown_night", night=night)
+            return
+        if found.planner_id != interaction.user.id and not await may_plan(self.bot, interaction):
+            await reply_error(interaction, "gamenight.refused.not_planner")
+            return
+        if not found.is_open or found.status not in ("planned", "polling"):
+            await reply_error(interaction, "gamenight.refused.night_over")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        done = await cancel(self.bot, found, by_hand=False)
+        key = "gamenight.cancel.done" if done else "gamenight.refused.night_over"
+        await respond(interaction, t(key, locale_for_user(interaction),
+                                     title=escape(found.title)), ephemeral=True)  # fmt: skip
 
     # -- from the hour (``_run``) -------------------------------------------------------------
 

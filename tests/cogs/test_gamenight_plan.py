@@ -1,0 +1,179 @@
+"""``/gamenight plan|cancel``, the RSVP message, the event's Interested list, reminders and
+the minimum-players check, through the real bot against the fake Discord."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.fakediscord.events import CREATE_EVENTS
+from bot.fakediscord.models import DEFAULT_EVERYONE_PERMISSIONS
+from tests.cogs.conftest import MakeBot, Office
+
+pytestmark = pytest.mark.e2e
+
+COGS = ["cogs.gamenight"]
+START = datetime(2025, 3, 20, 18, 30, tzinfo=UTC)  # 19:30 in Paris
+WHEN = "2025-03-20 19:30"
+
+
+def allow_events(office: Office) -> None:
+    bot_member = office.guild.members[office.fake.bot_user.id]
+    bot_member.permissions_override = DEFAULT_EVERYONE_PERMISSIONS | CREATE_EVENTS
+
+
+async def set_paris(bot: object, office: Office) -> None:
+    await bot.store.settings.update(office.guild.id, {"timezone": "Europe/Paris"})  # type: ignore[attr-defined]
+
+
+async def test_a_night_is_planned_answered_and_reminded_once(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        done = await fake.slash(owner, general, "gamenight plan",
+                                {"when": WHEN, "games": "papayoo, Spit", "title": "Friday @everyone"})  # fmt: skip
+        assert done.ephemeral and "planned" in done.text, done.text
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        assert night.starts_at == START and night.games == ["papayoo", "spit"]
+        event = fake.scheduled_event(night.event_id)
+        assert event.name == "Friday @everyone" and event.scheduled_start_time == START.timestamp()
+        message = fake.message(night.rsvp_message_id)
+        assert "Friday @\u200beveryone" in message.content  # shown, never pinging
+        assert [b.label for b in fake.buttons(message)] == ["I'm in", "Maybe", "Can't"]
+        await fake.click(office.bob, message, label="I'm in")
+        await fake.click(office.dan, message, label="Can't")
+        chosen = await fake.select(office.bob, message, fake.selects(message)[0]["custom_id"],
+                                   ["spit"])  # fmt: skip
+        assert chosen.ephemeral and "Spit" in chosen.text
+        assert await fake.mark_interested(office.cid, event)
+        await fake.wait_for(lambda: "I'm in (2)" in fake.message(night.rsvp_message_id).content)
+        ins = [r.user_id for r in await bot.store.nights.attendees(night.id)]
+        assert sorted(ins) == sorted([office.bob.id, office.cid.id])
+        assert (await bot.store.nights.rsvp(night.id, office.bob.id)).games == ["spit"]  # type: ignore[union-attr]
+        assert await fake.mark_not_interested(office.cid, event)
+        await fake.wait_for(lambda: "Maybe (1)" in fake.message(night.rsvp_message_id).content)
+        assert (await bot.store.nights.rsvp(night.id, office.cid.id)).answer == "maybe"  # type: ignore[union-attr]
+        assert [r.user_id for r in await bot.store.nights.attendees(night.id)] == [office.bob.id]
+        # The day before: Bob is in; Dan said no and gets nothing.
+        clock.advance(START - timedelta(days=1) - clock.now() + timedelta(minutes=1))
+        await bot.timers.run_due()
+        assert len(fake.dms(office.bob)) == 1 and "tomorrow" in fake.dms(office.bob)[0].content
+        assert fake.dms(office.dan) == []
+    await bot.store.close()
+    # A restart between the reminders sends nothing twice.
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await bot.timers.run_due()
+        assert len(fake.dms(office.bob)) == 1
+        clock.advance(START - timedelta(hours=1) - clock.now() + timedelta(minutes=1))
+        await bot.timers.run_due()
+        await bot.timers.run_due()
+        assert len(fake.dms(office.bob)) == 2 and "an hour" in fake.dms(office.bob)[1].content
+        assert fake.dms(office.dan) == []
+    await bot.store.close()
+
+
+async def test_bad_plans_get_a_private_answer_and_change_nothing(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        lacking = await fake.slash(
+            owner, general, "gamenight plan", {"when": WHEN, "games": "spit"}
+        )
+        assert lacking.ephemeral and "Create Events" in lacking.text, lacking.text
+        allow_events(office)
+        cases = {
+            "2025-03-01 19:30": "already passed",
+            "2026-06-01 19:30": "a year ahead",
+            "next friday": "could not read",
+        }
+        for when, said in cases.items():
+            answer = await fake.slash(
+                owner, general, "gamenight plan", {"when": when, "games": "spit"}
+            )
+            assert answer.ephemeral and said in answer.text, answer.text
+        chess = await fake.slash(owner, general, "gamenight plan", {"when": WHEN, "games": "chess"})
+        assert "not a game" in chess.text
+        empty = await fake.slash(owner, general, "gamenight plan", {"when": WHEN, "games": ", ,"})
+        assert "at least one game" in empty.text
+        eve = await fake.slash(
+            office.eve, general, "gamenight plan", {"when": WHEN, "games": "spit"}
+        )
+        assert "may not plan" in eve.text
+        ana = await fake.slash(
+            office.ana, general, "gamenight plan", {"when": WHEN, "games": "spit"}
+        )
+        assert "Vous ne pouvez pas organiser" in ana.text, ana.text
+        assert await bot.store.nights.upcoming(office.guild.id) == []
+        assert fake.events_of(office.guild) == []
+    await bot.store.close()
+
+
+async def test_cancel_and_the_event_deleted_by_hand_tell_the_channel_once(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await fake.slash(owner, general, "gamenight plan", {"when": WHEN, "games": "any"})
+        await fake.slash(
+            owner, general, "gamenight plan", {"when": "2025-03-27 19:30", "games": "spit"}
+        )
+        first, second = await bot.store.nights.upcoming(office.guild.id)
+        bob_tries = await fake.slash(office.bob, general, "gamenight cancel", {"night": first.id})
+        assert "may not plan" in bob_tries.text
+        done = await fake.slash(owner, general, "gamenight cancel", {"night": first.id})
+        assert "cancelled" in done.text
+        assert fake.scheduled_event(first.event_id).status == 4
+        again = await fake.slash(owner, general, "gamenight cancel", {"night": first.id})
+        assert "no longer open" in again.text
+        await fake.delete_event_by_hand(owner, fake.scheduled_event(second.event_id))
+        await fake.wait_for(
+            lambda: any("was deleted" in m.content for m in fake.channel_messages(general))
+        )
+        gone = await bot.store.nights.get(second.id)
+        assert gone is not None and gone.status == "cancelled"
+        rsvps = {first.rsvp_message_id, second.rsvp_message_id}
+        notices = [m for m in fake.channel_messages(general) if m.id not in rsvps]
+        assert len(notices) == 2, [m.content for m in notices]
+        assert "was deleted" in notices[1].content and "is cancelled" in notices[0].content
+        assert fake.buttons(fake.message(first.rsvp_message_id)) == []  # no answers any more
+        assert "cancelled" in fake.message(second.rsvp_message_id).content
+    await bot.store.close()
+
+
+async def test_below_the_minimum_the_night_is_called_off_once(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        await fake.slash(owner, general, "gamenight plan",
+                         {"when": WHEN, "games": "spit", "min-players": 3, "calloff-hours": 2})  # fmt: skip
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        await fake.click(office.bob, fake.message(night.rsvp_message_id), label="I'm in")
+        clock.advance(START - timedelta(hours=2) - clock.now() + timedelta(minutes=1))
+        await bot.timers.run_due()
+        await bot.timers.run_due()
+        called = await bot.store.nights.get(night.id)
+        assert called is not None and called.status == "called_off"
+        notices = [m for m in fake.channel_messages(general) if m.id != night.rsvp_message_id]
+        assert len(notices) == 1 and str(office.bob.id) in notices[0].content
+        assert fake.scheduled_event(night.event_id).status == 4
+        assert not (await bot.store.nights.was_sent(night.id, "remind_hour", office.bob.id))
+    await bot.store.close()
