@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -81,15 +83,25 @@ async def until_closed(bot: GamenightBot, night_id: int) -> Any:
     return night
 
 
+@asynccontextmanager
+async def night_started(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> AsyncIterator[tuple[GamenightBot, int]]:
+    """A bot running the office's night of six (Ana and Bob for Spit only), at its hour."""
+    bot = make_bot(COGS)
+    async with office.fake.run_client(bot):
+        await bot.caught_up()
+        night_id = await plan(bot, office, clock)
+        await runner(bot).start_night(night_id)
+        yield bot, night_id
+    await bot.store.close()
+
+
 async def test_the_hour_seats_everyone_once_in_threads_and_a_rerun_doubles_nothing(
     office: Office, make_bot: MakeBot, clock: FakeClock
 ) -> None:
     fake = office.fake
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await bot.caught_up()
-        night_id = await plan(bot, office, clock)
-        await runner(bot).start_night(night_id)
+    async with night_started(office, make_bot, clock) as (bot, night_id):
         night = await bot.store.nights.get(night_id)
         assert night is not None and night.status == "playing"
         seating = load_seating(night.meta["seating"])
@@ -112,7 +124,6 @@ async def test_the_hour_seats_everyone_once_in_threads_and_a_rerun_doubles_nothi
         assert [r.game_id for r in await bot.store.nights.tables(night_id)] == [
             r.game_id for r in rows
         ]
-    await bot.store.close()
 
 
 async def test_tables_stay_in_the_channel_when_the_bot_may_not_open_threads(
@@ -120,28 +131,19 @@ async def test_tables_stay_in_the_channel_when_the_bot_may_not_open_threads(
 ) -> None:
     fake = office.fake
     await fake.deny_bot(office.general, CREATE_PUBLIC_THREADS)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await bot.caught_up()
-        night_id = await plan(bot, office, clock)
-        await runner(bot).start_night(night_id)
+    async with night_started(office, make_bot, clock) as (bot, night_id):
         rows = await bot.store.nights.tables(night_id)
         assert rows and all(r.thread_id == office.general.id for r in rows)
         for row in rows:
             stored = await bot.store.games.require(row.game_id)
             assert stored.channel_id == office.general.id and stored.meta["posted"]
-    await bot.store.close()
 
 
 async def test_the_board_follows_the_tables_and_crowns_the_champion_at_the_close(
     office: Office, make_bot: MakeBot, clock: FakeClock
 ) -> None:
     fake = office.fake
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await bot.caught_up()
-        night_id = await plan(bot, office, clock)
-        await runner(bot).start_night(night_id)
+    async with night_started(office, make_bot, clock) as (bot, night_id):
         night = await bot.store.nights.get(night_id)
         assert night is not None and night.board_message_id
         board = fake.message(night.board_message_id)
@@ -156,7 +158,6 @@ async def test_the_board_follows_the_tables_and_crowns_the_champion_at_the_close
         assert board.attachments and board.attachments[0]["filename"] == "night.png"
         ended = await fake.slash(office.bob, office.general, "gamenight join", {})
         assert ended.ephemeral and "No game night is being played" in ended.text
-    await bot.store.close()
 
 
 async def test_join_and_leave_answer_privately_in_the_members_language(

@@ -4,44 +4,22 @@ restart half-way neither loses nor doubles it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.engine import IllegalAction
-from bot.seated import SeatedCog
 from bot.seated.spec import LOBBY_KIND, SeatedTable
-from bot.settings import Settings
 from bot.storage.games import GameStore
 from tests.fakediscord import FakeDiscord
 from tests.seated.driver import two_colleagues
-from tests.seated.toy import install, uninstall
+from tests.seated.test_start_resume import cog_of, make_bot, toy_kind
+
+__all__ = ["toy_kind"]  # the toy game installed around every test here, as there
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(autouse=True)
-def toy_kind(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    install()
-    monkeypatch.setattr(SeatedCog, "TABLE_EDIT_INTERVAL", 0.0)
-    yield
-    uninstall()
-
-
-def make_bot(tmp_path: Path, clock: FakeClock) -> GamenightBot:
-    return GamenightBot(
-        Settings(database_path=tmp_path / "toy.sqlite3"), clock, ["tests.seated.toy"]
-    )
-
-
-def cog_of(bot: GamenightBot) -> SeatedCog:
-    cog = bot.get_cog("HighCard")
-    assert isinstance(cog, SeatedCog)
-    return cog
 
 
 async def test_a_table_opens_full_and_started_and_again_finds_the_same_game(
