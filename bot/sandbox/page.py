@@ -192,6 +192,11 @@ TIMER_WHAT = {
     "spaye.announce": "the month's titles are announced",
     "spaye.auto_open": "today's Späye opens by itself",
     "spaye.invite_expiry": "a däye challenge expires",
+    "night.start": "Game night: its hour, the attendees are seated and their tables start",
+    "night.tables": "Game night: the tables its waiting list filled open",
+    "night.remind_day": "Game night: those in are reminded the day before",
+    "night.remind_hour": "Game night: those in are reminded an hour before",
+    "night.calloff": "Game night: called off (or kept) if too few are in",
 }
 """What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
 
