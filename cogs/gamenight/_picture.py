@@ -3,7 +3,7 @@ everyone's night points as bars.
 
 Pure drawing: it gets the standings (:func:`bot.nights.points.standings`), display names and
 the words to write, and returns PNG bytes. The fonts and the name cleaning are the month
-picture's (a glyph a font lacks is drawn as a box, so any display name renders).
+pictures' (:mod:`bot.drawing`; a glyph a font lacks is drawn as a box, so any display name renders).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.drawing import BACKGROUND, GOLD, MUTED, TEXT, clean, fit, font
 from bot.nights import Standing
-from cogs.spaye._picture import BACKGROUND, GOLD, MUTED, TEXT, clean, fit, font
 
 __all__ = ["MAX_ROWS", "night_picture"]
 

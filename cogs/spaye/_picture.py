@@ -10,13 +10,12 @@ as a box, never an error, so any display name renders.
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.drawing import BACKGROUND, GOLD, MUTED, TEXT, clean, fit, font
 from bot.engine.spaye import COLUMNS, TITLE_OF_COLUMN
 
 __all__ = ["MAX_ROWS", "month_picture"]
@@ -26,42 +25,9 @@ MARGIN = 30
 ROW = 26
 MAX_ROWS = 100
 """Bars per column; a longer month says how many more (the text lists everyone)."""
-BACKGROUND = (32, 34, 37)
-TEXT = (235, 235, 235)
-MUTED = (160, 160, 165)
-GOLD = (230, 180, 40)
 COLOURS = {"daye": (88, 101, 242), "victory": (230, 126, 34), "reps": (46, 204, 113)}
 PODIUM = (("victory", 150, 2), ("daye", 200, 1), ("reps", 110, 3))
 """Left to right: (column, pedestal height, place)."""
-FONT_FILES = ("DejaVuSans.ttf", "dejavu/DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
-
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-
-
-@lru_cache(maxsize=16)
-def font(size: int) -> Font:
-    """DejaVu Sans if the system has it, else Pillow's own font at that size."""
-    for name in FONT_FILES:
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    return ImageFont.load_default(size=size)
-
-
-def clean(name: str) -> str:
-    """A display name made drawable: control and format characters become spaces."""
-    text = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in name)
-    return " ".join(text.split()) or "?"
-
-
-def fit(draw: ImageDraw.ImageDraw, text: str, width: float, face: Font) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels."""
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def month_picture(

@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 from PIL import Image
 
+from bot import drawing
 from bot.clock import FakeClock
 from bot.engine import SYSTEM
 from bot.engine.spaye import SpayeGame
@@ -36,7 +37,7 @@ def test_the_month_picture_draws_every_name(fonts: str, monkeypatch: pytest.Monk
     """50 späyins whose names are in many scripts (and some broken ones): a PNG of a
     sensible size, with DejaVu or with Pillow's own font when the system has none."""
     if fonts == "built-in":
-        monkeypatch.setattr(_picture, "FONT_FILES", ("no-such-font.ttf",))
+        monkeypatch.setattr(drawing, "FONT_FILES", ("no-such-font.ttf",))
     _picture.font.cache_clear()
     try:
         month = standings(50)
