@@ -192,11 +192,13 @@ TIMER_WHAT = {
     "spaye.announce": "the month's titles are announced",
     "spaye.auto_open": "today's Späye opens by itself",
     "spaye.invite_expiry": "a däye challenge expires",
-    "night.start": "Game night: its hour, the attendees are seated and their tables start",
-    "night.tables": "Game night: the tables its waiting list filled open",
-    "night.remind_day": "Game night: those in are reminded the day before",
-    "night.remind_hour": "Game night: those in are reminded an hour before",
-    "night.calloff": "Game night: called off (or kept) if too few are in",
+    "night.remind_day": "those in a game night are reminded of it the day before",
+    "night.remind_hour": "those in a game night are reminded of it an hour before",
+    "night.calloff": "a game night's minimum of players is checked",
+    "night.start": "a game night reaches its hour",
+    "night.tables": "a game night opens the tables its waiting list filled",
+    "night.next_week": "a weekly game night plans the next week's",
+    "night.poll_end": "a game night's poll ends and its evening is chosen",
 }
 """What each kind of timer does, for the clock's "next deadline" button (never its raw kind)."""
 

@@ -31,8 +31,9 @@ from aiohttp import web
 
 from bot.clock import OffsetClock as SandboxClock
 from bot.fakediscord import FakeDiscord
-from bot.fakediscord.events import FakeScheduledEvent
+from bot.fakediscord.events import CREATE_EVENTS, FakeScheduledEvent
 from bot.fakediscord.models import (
+    DEFAULT_EVERYONE_PERMISSIONS,
     MANAGE_THREADS,
     PRIVATE_THREAD,
     FakeChannel,
@@ -256,10 +257,13 @@ class SandboxDiscord(FakeDiscord):
 
     def build(self, users: int) -> None:
         """A new office: one server, #general and #announcements, ``users`` colleagues (the
-        first owns the server, so they may use /config)."""
+        first owns the server, so they may use /config and plan game nights). The bot was
+        invited with Create Events on top of @everyone's permissions, as game nights need."""
         names = list(COLLEAGUES[:users])
         people = [self.add_user(name) for name in names]
         guild = self.add_guild("Gamenight Sandbox", owner=people[0])
+        bot_member = guild.members[self.bot_user.id]
+        bot_member.permissions_override = DEFAULT_EVERYONE_PERMISSIONS | CREATE_EVENTS
         for person in people[1:]:
             self.add_member(guild, person)
         self.add_text_channel(guild, "general", topic="Games are played here")

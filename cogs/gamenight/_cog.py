@@ -18,26 +18,33 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import locale_for_user, t
+from bot.i18n import Lang, locale_for_user, t
 from bot.storage import StoredGame
+from bot.storage.models import Night
 from bot.text import escape
 from bot.ui import Press, reply_error, respond
 from cogs.gamenight._plan import (
     CALLOFF,
     KIND,
+    NEXT_WEEK,
+    POLL_END,
     REMIND_DAY,
     REMIND_HOUR,
     START,
     TIMER_KINDS,
     calloff,
     cancel,
+    close_poll,
+    edit,
     interested,
     may_plan,
     on_press,
     plan,
+    plan_next_week,
     remind,
 )
 from cogs.gamenight._run import TABLES, NightRunner
+from cogs.gamenight._settings import config_commands, config_fields
 
 if TYPE_CHECKING:
     from bot.client import GamenightBot
@@ -74,6 +81,8 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
         self.bot.timers.register(REMIND_DAY, self._on_remind_day)
         self.bot.timers.register(REMIND_HOUR, self._on_remind_hour)
         self.bot.timers.register(CALLOFF, self._on_calloff)
+        self.bot.timers.register(NEXT_WEEK, self._on_next_week)
+        self.bot.timers.register(POLL_END, self._on_poll_end)
         self.bot.actions.register(KIND, self._on_press, action="rsvp", games=False)
         self.bot.actions.register(KIND, self._on_press, action="wish", games=False)
         parsers = self.bot._connection.parsers
@@ -83,13 +92,27 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
                 continue
             self._parsers[name] = original
             parsers[name] = self._raw_parser(what, original)
+        config = self.bot.get_cog("Config")
+        if config is not None:  # loaded before us: add our /config subcommand ourselves
+            config.add_game(self)  # type: ignore[attr-defined]
 
     async def cog_unload(self) -> None:
+        config = self.bot.get_cog("Config")
+        if config is not None:
+            config.remove_game(self)  # type: ignore[attr-defined]
         for kind in (*TIMER_KINDS, TABLES):
             self.bot.timers.unregister(kind)
         self.bot.actions.unregister(KIND)
         self.bot._connection.parsers.update(self._parsers)
         self._parsers.clear()
+
+    # -- /config night-planners (cogs.gamenight._settings) ----------------------------------
+
+    def config_commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        return config_commands()
+
+    async def config_fields(self, guild: discord.Guild, locale: Lang) -> list[tuple[str, str]]:
+        return await config_fields(self.bot, guild, locale)
 
     def _raw_parser(self, what: str, original: Callable[[Any], None]) -> Callable[[Any], None]:
         def parse(data: Any) -> None:
@@ -127,6 +150,12 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
     async def _on_calloff(self, payload: dict[str, Any]) -> None:
         await calloff(self.bot, payload)
 
+    async def _on_poll_end(self, payload: dict[str, Any]) -> None:
+        await close_poll(self.bot, payload)
+
+    async def _on_next_week(self, payload: dict[str, Any]) -> None:
+        await plan_next_week(self.bot, payload)
+
     async def _on_start(self, payload: dict[str, Any]) -> None:
         await self.start_night(int(payload["night_id"]))
 
@@ -142,6 +171,7 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
         calloff_hours=_("calloff-hours", key="gamenight.cmd.plan.calloff_hours.name"),
         keep=_("keep", key="gamenight.cmd.plan.keep.name"),
         computers=_("computers", key="gamenight.cmd.plan.computers.name"),
+        weekly=_("weekly", key="gamenight.cmd.plan.weekly.name"),
     )
     @app_commands.describe(
         when=_("Start, in the server's time zone: 2025-03-20 19:30",
@@ -156,6 +186,8 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
                key="gamenight.cmd.plan.keep.description"),
         computers=_("Fill short tables with computer seats",
                     key="gamenight.cmd.plan.computers.description"),
+        weekly=_("Plan the same night every week (next week's at this one's hour)",
+                 key="gamenight.cmd.plan.weekly.description"),
     )  # fmt: skip
     async def plan(
         self,
@@ -167,10 +199,60 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
         calloff_hours: app_commands.Range[int, 0, 72] = 2,
         keep: bool = False,
         computers: bool = False,
+        weekly: bool = False,
     ) -> None:
         await plan(self.bot, interaction, when=when, games=games, title=title,
                    min_players=min_players, calloff_hours=calloff_hours, keep=keep,
-                   computers=computers)  # fmt: skip
+                   computers=computers, weekly=weekly)  # fmt: skip
+
+    @gamenight.command(
+        name=_("edit", key="gamenight.cmd.edit.name"),
+        description=_(
+            "Change a planned game night: its time, games or title",
+            key="gamenight.cmd.edit.description",
+        ),
+    )
+    @app_commands.rename(
+        night=_("night", key="gamenight.cmd.edit.night.name"),
+        when=_("when", key="gamenight.cmd.edit.when.name"),
+        games=_("games", key="gamenight.cmd.edit.games.name"),
+        title=_("title", key="gamenight.cmd.edit.title.name"),
+    )
+    @app_commands.describe(
+        night=_("The night's number", key="gamenight.cmd.edit.night.description"),
+        when=_("New start, in the server's time zone: 2025-03-20 19:30",
+               key="gamenight.cmd.edit.when.description"),
+        games=_("New games, e.g. papayoo, spit (or any)", key="gamenight.cmd.edit.games.description"),
+        title=_("New name of the night", key="gamenight.cmd.edit.title.description"),
+    )  # fmt: skip
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        night: int,
+        when: str | None = None,
+        games: str | None = None,
+        title: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        found = await self._own_night(interaction, night)
+        if found is not None:
+            await edit(self.bot, interaction, found, when=when, games=games, title=title)
+
+    async def _own_night(
+        self, interaction: discord.Interaction[Any], night_id: int
+    ) -> Night | None:
+        """The night ``night_id`` of this server if the member may change it (its planner or
+        a planner), else ``None`` after a private refusal."""
+        found = await self.bot.store.nights.get(night_id)
+        if interaction.guild is None or found is None or found.guild_id != interaction.guild.id:
+            await reply_error(interaction, "gamenight.refused.unknown_night", night=night_id)
+            return None
+        if found.planner_id != interaction.user.id and not await may_plan(self.bot, interaction):
+            await reply_error(interaction, "gamenight.refused.not_planner")
+            return None
+        if found.status not in ("planned", "polling"):
+            await reply_error(interaction, "gamenight.refused.night_over")
+            return None
+        return found
 
     @gamenight.command(
         name=_("cancel", key="gamenight.cmd.cancel.name"),
@@ -181,15 +263,8 @@ class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
         night=_("The night's number", key="gamenight.cmd.cancel.night.description")
     )
     async def cancel(self, interaction: discord.Interaction[Any], night: int) -> None:
-        found = await self.bot.store.nights.get(night)
-        if interaction.guild is None or found is None or found.guild_id != interaction.guild.id:
-            await reply_error(interaction, "gamenight.refused.unknown_night", night=night)
-            return
-        if found.planner_id != interaction.user.id and not await may_plan(self.bot, interaction):
-            await reply_error(interaction, "gamenight.refused.not_planner")
-            return
-        if not found.is_open or found.status not in ("planned", "polling"):
-            await reply_error(interaction, "gamenight.refused.night_over")
+        found = await self._own_night(interaction, night)
+        if found is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         done = await cancel(self.bot, found, by_hand=False)

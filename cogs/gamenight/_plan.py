@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 import discord
 
 from bot.budget import Priority, priority
+from bot.clock import from_iso, to_iso
 from bot.i18n import Lang, locale_for_guild, locale_for_user, t
 from bot.storage import StaleNight
 from bot.storage.models import Night, RsvpAnswer
@@ -51,7 +52,10 @@ REMIND_DAY: Final = "night.remind_day"
 REMIND_HOUR: Final = "night.remind_hour"
 CALLOFF: Final = "night.calloff"
 START: Final = "night.start"
-TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START)
+NEXT_WEEK: Final = "night.next_week"
+"""A weekly night's hour: plan the next week's (its own timer: the start's handler is the
+seating's)."""
+TIMER_KINDS: Final = (REMIND_DAY, REMIND_HOUR, CALLOFF, START, NEXT_WEEK, "night.poll_end")
 
 
 class Refused(Exception):
@@ -197,16 +201,185 @@ async def schedule_timers(bot: GamenightBot, night: Night) -> None:
     ]
     if night.min_players:
         wanted.append((CALLOFF, night.starts_at - timedelta(minutes=night.calloff_minutes)))
+    if night.weekly:
+        wanted.append((NEXT_WEEK, night.starts_at))
     for kind, due in wanted:
-        if kind != START and due <= now:
+        if kind not in (START, NEXT_WEEK) and due <= now:
             continue
         await bot.timers.schedule(kind, max(due, now), {"night_id": night.id},
                                   key=timer_key(night.id, kind))  # fmt: skip
 
 
-async def cancel_timers(bot: GamenightBot, night_id: int) -> None:
+async def cancel_timers(bot: GamenightBot, night_id: int, *, keep: Sequence[str] = ()) -> None:
+    """Drop the night's pending timers (but those of the kinds in ``keep``)."""
     for kind in TIMER_KINDS:
-        await bot.timers.cancel(timer_key(night_id, kind))
+        if kind not in keep:
+            await bot.timers.cancel(timer_key(night_id, kind))
+
+
+POLL_ANSWERS: Final = 10
+"""Discord's most answers in a poll: at most 10 evenings to choose from."""
+POLL_LEAD: Final = timedelta(hours=2)
+"""A poll lasts whole hours and ends an hour before the earliest evening at the latest."""
+POLL_HOURS: Final = 24
+POLL_END: Final = "night.poll_end"
+
+
+def split_when(text: str) -> list[str]:
+    """``"2025-03-20 19:30 | 2025-03-21 19:30"``: several evenings, for a poll."""
+    parts = [p.strip() for p in text.replace(";", "|").split("|")]
+    return [p for p in parts if p] or [text]
+
+
+def local_label(start: datetime, zone: str) -> str:
+    """A poll answer (plain text, 55 characters at most): the evening in the server's zone."""
+    return start.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+
+
+async def open_poll(
+    bot: GamenightBot,
+    interaction: discord.Interaction[Any],
+    night: Night,
+    starts: Sequence[datetime],
+) -> None:
+    """An undecided evening: a Discord poll of the candidate evenings in the channel; when it
+    ends (``night.poll_end``) the night is made from the winner."""
+    locale = locale_for_user(interaction)
+    public = (await bot.guild_settings(night.guild_id)).locale
+    zone = str(night.meta.get("timezone") or "UTC")
+    hours = int(
+        min(POLL_HOURS, (starts[0] - bot.clock.now() - timedelta(hours=1)).total_seconds() // 3600)
+    )
+    poll = discord.Poll(
+        question=clip(t("gamenight.poll.question", public, title=night.title), 300),
+        duration=timedelta(hours=max(1, hours)),
+    )
+    for start in starts:
+        poll.add_answer(text=local_label(start, zone))
+    messageable = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
+    try:
+        message = await messageable.send(poll=poll, allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        await bot.store.nights.update(night.id, status="cancelled")
+        await respond(interaction, t("gamenight.refused.poll_failed", locale), ephemeral=True)
+        return
+    night = await bot.store.nights.update(
+        night.id, meta={**night.meta, "poll_message_id": message.id}
+    )
+    await bot.timers.schedule(POLL_END, bot.clock.now() + timedelta(hours=max(1, hours)),
+                              {"night_id": night.id}, key=timer_key(night.id, POLL_END))  # fmt: skip
+    await respond(interaction, t("gamenight.poll.opened", locale, title=escape(night.title),
+                                 id=night.id, count=len(starts)), ephemeral=True)  # fmt: skip
+
+
+async def close_poll(bot: GamenightBot, payload: dict[str, Any]) -> None:
+    """The poll's end: the evening with the most votes (the earliest of a tie) becomes the
+    night's, then its event and RSVP message are made."""
+    night = await bot.store.nights.get(int(payload["night_id"]))
+    if night is None or night.status != "polling":
+        return
+    guild = bot.get_guild(night.guild_id)
+    evenings = [from_iso(x) for x in night.meta.get("evenings", [])]
+    message_id = night.meta.get("poll_message_id")
+    if guild is None or not evenings or message_id is None:
+        return
+    channel = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
+    message = await channel.fetch_message(int(message_id))
+    poll = message.poll
+    if poll is not None and not poll.is_finalised():
+        try:
+            await poll.end()
+        except discord.HTTPException:
+            log.info("the night's poll had ended already", extra={"night_id": night.id})
+        message = await channel.fetch_message(int(message_id))
+        poll = message.poll
+    counts = [a.vote_count for a in poll.answers] if poll is not None else []
+    counts += [0] * (len(evenings) - len(counts))
+    best = max(range(len(evenings)), key=lambda i: (counts[i], -i))
+    start = evenings[best]
+    if start <= bot.clock.now():
+        await cancel(bot, night, by_hand=False)
+        return
+    try:
+        night = await bot.store.nights.update(night.id, when_status=["polling"],
+                                              status="planned", starts_at=start)  # fmt: skip
+    except StaleNight:
+        return
+    await publish(bot, guild, night)
+
+
+async def publish(bot: GamenightBot, guild: discord.Guild, night: Night) -> Night | str:
+    """Make the stored night's scheduled event, post its RSVP message and arm its timers;
+    the night as stored then, or the refusal's key (the night is then cancelled)."""
+    public = (await bot.guild_settings(guild)).locale
+    channel = guild.get_channel(night.channel_id)
+    channel_name = getattr(channel, "name", None) or "Discord"
+    try:
+        event = await guild.create_scheduled_event(
+            name=clip(night.title, TITLE_LIMIT),
+            start_time=night.starts_at,
+            end_time=night.starts_at + timedelta(hours=EVENT_HOURS),
+            entity_type=discord.EntityType.external,
+            privacy_level=discord.PrivacyLevel.guild_only,
+            location=clip(f"#{channel_name}", 100),
+            description=t("gamenight.event.description", public, games=games_text(night.games)),
+        )
+    except discord.HTTPException as err:
+        await bot.store.nights.update(night.id, status="cancelled")
+        if err.status == 403:
+            return "gamenight.refused.no_create_events"
+        return "gamenight.refused.event_failed"
+    night = await bot.store.nights.update(night.id, event_id=event.id)
+    messageable = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
+    try:
+        message = await messageable.send(
+            await rsvp_text(bot, night, public),
+            view=rsvp_view(night, public),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not post a night's RSVP message", extra={"night_id": night.id})
+    else:
+        night = await bot.store.nights.update(night.id, rsvp_message_id=message.id)
+    await schedule_timers(bot, night)
+    return night
+
+
+def next_week(night: Night) -> datetime:
+    """The same local time a week later, in the zone the night was planned in (a change
+    of daylight-saving time keeps the hour people know)."""
+    zone = ZoneInfo(str(night.meta.get("timezone") or "UTC"))
+    local = night.starts_at.astimezone(zone).replace(tzinfo=None) + timedelta(days=7)
+    return local.replace(tzinfo=zone).astimezone(UTC)
+
+
+async def plan_next_week(bot: GamenightBot, payload: dict[str, Any]) -> None:
+    """A weekly night at its hour: the next week's night is planned once (its own event,
+    RSVP message and timers), unless the series was cancelled."""
+    night = await bot.store.nights.get(int(payload["night_id"]))
+    if night is None or not night.weekly or night.status == "cancelled":
+        return
+    guild = bot.get_guild(night.guild_id)
+    if guild is None or not await bot.store.nights.mark_sent(night.id, "next_week"):
+        return
+    following = await bot.store.nights.create(
+        guild_id=night.guild_id,
+        channel_id=night.channel_id,
+        title=night.title,
+        starts_at=next_week(night),
+        planner_id=night.planner_id,
+        games=night.games,
+        min_players=night.min_players,
+        calloff_minutes=night.calloff_minutes,
+        calloff_policy=night.calloff_policy,
+        allow_computers=night.allow_computers,
+        weekly=True,
+        meta={**night.meta, "after": night.id},
+    )
+    with priority(Priority.NOTICE):
+        published = await publish(bot, guild, following)
+    if isinstance(published, str):
+        log.warning("could not plan a weekly night", extra={"night_id": night.id, "why": published})
 
 
 async def plan(
@@ -220,6 +393,7 @@ async def plan(
     calloff_hours: int,
     keep: bool,
     computers: bool,
+    weekly: bool = False,
 ) -> None:
     guild = interaction.guild
     channel = interaction.channel
@@ -232,7 +406,13 @@ async def plan(
         if not interaction.app_permissions.create_events:
             raise Refused("gamenight.refused.no_create_events")
         settings = await bot.guild_settings(guild)
-        start = parse_when(when, settings.timezone, bot.clock.now())
+        now = bot.clock.now()
+        starts = sorted({parse_when(w, settings.timezone, now) for w in split_when(when)})
+        if len(starts) > POLL_ANSWERS:
+            raise Refused("gamenight.refused.too_many_evenings", limit=POLL_ANSWERS)
+        if len(starts) > 1 and starts[0] - now < POLL_LEAD:
+            raise Refused("gamenight.refused.poll_too_soon")
+        start = starts[0]
         kinds = parse_games(games)
         try:
             name = plain(neutralize(title, TITLE_LIMIT)) if title else t("gamenight.default_title",
@@ -256,40 +436,18 @@ async def plan(
         calloff_minutes=calloff_hours * 60,
         calloff_policy="keep" if keep else "cancel",
         allow_computers=computers,
-        meta={"timezone": settings.timezone},
+        weekly=weekly,
+        status="polling" if len(starts) > 1 else "planned",
+        meta={"timezone": settings.timezone, "evenings": [to_iso(x) for x in starts]},
     )
-    public = settings.locale
-    channel_name = getattr(channel, "name", None) or "Discord"
-    try:
-        event = await guild.create_scheduled_event(
-            name=clip(name, TITLE_LIMIT),
-            start_time=start,
-            end_time=start + timedelta(hours=EVENT_HOURS),
-            entity_type=discord.EntityType.external,
-            privacy_level=discord.PrivacyLevel.guild_only,
-            location=clip(f"#{channel_name}", 100),
-            description=t("gamenight.event.description", public, games=games_text(kinds)),
-        )
-    except discord.HTTPException as err:
-        await bot.store.nights.update(night.id, status="cancelled")
-        key = (
-            "gamenight.refused.no_create_events"
-            if err.status == 403
-            else "gamenight.refused.event_failed"
-        )
-        await respond(interaction, t(key, locale), ephemeral=True)
+    if len(starts) > 1:
+        await open_poll(bot, interaction, night, starts)
         return
-    night = await bot.store.nights.update(night.id, event_id=event.id)
-    try:
-        message = await channel.send(  # type: ignore[union-attr]
-            await rsvp_text(bot, night, public), view=rsvp_view(night, public),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )  # fmt: skip
-    except discord.HTTPException:
-        message = None
-    if message is not None:
-        night = await bot.store.nights.update(night.id, rsvp_message_id=message.id)
-    await schedule_timers(bot, night)
+    published = await publish(bot, guild, night)
+    if isinstance(published, str):
+        await respond(interaction, t(published, locale), ephemeral=True)
+        return
+    night = published
     await respond(
         interaction,
         t(
@@ -364,6 +522,18 @@ async def interested(
     await refresh_rsvp(bot, night)
 
 
+async def cancel_event(bot: GamenightBot, night: Night) -> None:
+    """Cancel the night's scheduled event (it stays in Discord's list as cancelled)."""
+    guild = bot.get_guild(night.guild_id)
+    if guild is None or night.event_id is None:
+        return
+    try:
+        event = await guild.fetch_scheduled_event(night.event_id)
+        await event.cancel()
+    except discord.HTTPException:
+        log.warning("could not cancel a night's event", extra={"night_id": night.id})
+
+
 async def cancel(bot: GamenightBot, night: Night, *, by_hand: bool) -> bool:
     """Cancel the night once: its timers dropped, its event cancelled (unless it was
     deleted by hand), one message in its channel. ``False`` if it was not open."""
@@ -373,14 +543,8 @@ async def cancel(bot: GamenightBot, night: Night, *, by_hand: bool) -> bool:
     except StaleNight:
         return False
     await cancel_timers(bot, night.id)
-    if not by_hand and night.event_id is not None:
-        guild = bot.get_guild(night.guild_id)
-        try:
-            if guild is not None:
-                event = await guild.fetch_scheduled_event(night.event_id)
-                await event.cancel()
-        except discord.HTTPException:
-            log.warning("could not cancel a night's event", extra={"night_id": night.id})
+    if not by_hand:
+        await cancel_event(bot, night)
     await refresh_rsvp(bot, night)
     if await bot.store.nights.mark_sent(night.id, "cancelled"):
         locale = await public_locale(bot, night.guild_id)
@@ -428,14 +592,8 @@ async def calloff(bot: GamenightBot, payload: dict[str, Any]) -> None:
                                                   status="called_off")  # fmt: skip
         except StaleNight:
             return
-        await cancel_timers(bot, night.id)
-        guild = bot.get_guild(night.guild_id)
-        if guild is not None and night.event_id is not None:
-            try:
-                event = await guild.fetch_scheduled_event(night.event_id)
-                await event.cancel()
-            except discord.HTTPException:
-                log.warning("could not cancel a night's event", extra={"night_id": night.id})
+        await cancel_timers(bot, night.id, keep=(NEXT_WEEK,))  # a weekly series goes on
+        await cancel_event(bot, night)
         await refresh_rsvp(bot, night)
     if not await bot.store.nights.mark_sent(night.id, "calloff"):
         return
@@ -449,3 +607,74 @@ async def calloff(bot: GamenightBot, payload: dict[str, Any]) -> None:
     channel = bot.get_partial_messageable(night.channel_id, guild_id=night.guild_id)
     with priority(Priority.NOTICE):
         await channel.send(text, allowed_mentions=notify(*(r.user_id for r in ins)))
+
+
+async def edit(
+    bot: GamenightBot,
+    interaction: discord.Interaction[Any],
+    night: Night,
+    *,
+    when: str | None,
+    games: str | None,
+    title: str | None,
+) -> None:
+    """Move, rename or change the games of a planned night: the night, then its event, its
+    RSVP message and its timers follow."""
+    guild = interaction.guild
+    changes: dict[str, Any] = {}
+    try:
+        if guild is None:
+            raise Refused("gamenight.refused.guild_only")
+        if night.status != "planned":
+            raise Refused("gamenight.refused.night_over")
+        if when is not None:
+            zone = (await bot.guild_settings(guild)).timezone
+            changes["starts_at"] = parse_when(when, zone, bot.clock.now())
+        if games is not None:
+            changes["games"] = parse_games(games)
+        if title is not None:
+            try:
+                changes["title"] = plain(neutralize(title, TITLE_LIMIT))
+            except TooLong:
+                raise Refused("gamenight.refused.title_long", limit=TITLE_LIMIT) from None
+            except ValueError:
+                raise Refused("gamenight.refused.title_empty") from None
+        if not changes:
+            raise Refused("gamenight.refused.nothing_to_edit")
+    except Refused as refused:
+        await reply_error(interaction, refused.key, **refused.params)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        night = await bot.store.nights.update(night.id, when_status=["planned"], **changes)
+    except StaleNight:
+        await respond(interaction, t("gamenight.refused.night_over", locale_for_user(interaction)),
+                      ephemeral=True)  # fmt: skip
+        return
+    if night.event_id is not None and guild is not None:
+        public = (await bot.guild_settings(guild)).locale
+        try:
+            event = await guild.fetch_scheduled_event(night.event_id)
+            await event.edit(
+                name=clip(night.title, TITLE_LIMIT),
+                start_time=night.starts_at,
+                end_time=night.starts_at + timedelta(hours=EVENT_HOURS),
+                description=t("gamenight.event.description", public, games=games_text(night.games)),
+            )
+        except discord.HTTPException:
+            log.warning("could not update a night's event", extra={"night_id": night.id})
+    if "starts_at" in changes:
+        await cancel_timers(bot, night.id)
+        await schedule_timers(bot, night)
+    await refresh_rsvp(bot, night)
+    await respond(
+        interaction,
+        t(
+            "gamenight.edited",
+            locale_for_user(interaction),
+            title=escape(night.title),
+            when=shown_time(night),
+            games=games_text(night.games),
+        ),
+        ephemeral=True,
+    )

@@ -177,3 +177,140 @@ async def test_below_the_minimum_the_night_is_called_off_once(
         assert fake.scheduled_event(night.event_id).status == 4
         assert not (await bot.store.nights.was_sent(night.id, "remind_hour", office.bob.id))
     await bot.store.close()
+
+
+async def test_the_planner_role_decides_who_plans_and_bots_do_not_answer(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    planners = fake.add_role(office.guild, "Planners")
+    fake.member(office.guild, office.bob).roles.append(planners)
+    robot = fake.add_user("Robo", bot=True)
+    fake.add_member(office.guild, robot)
+    bot = make_bot(["cogs.config", *COGS])
+    async with fake.run_client(bot):
+        refused = await fake.slash(
+            office.bob, general, "gamenight plan", {"when": WHEN, "games": "spit"}
+        )
+        assert "may not plan" in refused.text
+        saved = await fake.slash(owner, general, "config night-planners", {"role": planners})
+        assert saved.ephemeral and "Game night planners" in saved.text, saved.text
+        shown = await fake.slash(owner, general, "config show")
+        assert f"<@&{planners.id}>" in shown.text
+        done = await fake.slash(
+            office.bob, general, "gamenight plan", {"when": WHEN, "games": "spit"}
+        )
+        assert "planned" in done.text, done.text
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        answer = await fake.click(robot, fake.message(night.rsvp_message_id), label="I'm in")
+        assert answer.ephemeral and "Bots do not answer" in answer.text
+        assert await bot.store.nights.rsvps(night.id) == []
+    await bot.store.close()
+
+
+async def test_edit_moves_the_event_the_message_and_the_reminders(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        await fake.slash(owner, general, "gamenight plan", {"when": WHEN, "games": "spit"})
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        await fake.click(office.bob, fake.message(night.rsvp_message_id), label="I'm in")
+        nothing = await fake.slash(owner, general, "gamenight edit", {"night": night.id})
+        assert "Give a new time" in nothing.text
+        past = await fake.slash(
+            owner, general, "gamenight edit", {"night": night.id, "when": "2025-03-01 10:00"}
+        )
+        assert "already passed" in past.text
+        moved = await fake.slash(owner, general, "gamenight edit",
+                                 {"night": night.id, "when": "2025-03-21 20:00", "games": "papayoo, speahx",
+                                  "title": "Saturday"})  # fmt: skip
+        assert "is now" in moved.text, moved.text
+        later = datetime(2025, 3, 21, 19, 0, tzinfo=UTC)
+        event = fake.scheduled_event(night.event_id)
+        assert event.name == "Saturday" and event.scheduled_start_time == later.timestamp()
+        shown = fake.message(night.rsvp_message_id).content
+        assert "Saturday" in shown and "Papayoo, Speahx" in shown
+        # The old day-before reminder does not fire; the new one does, once.
+        clock.advance(START - timedelta(days=1) - clock.now() + timedelta(minutes=1))
+        await bot.timers.run_due()
+        assert fake.dms(office.bob) == []
+        clock.advance(later - timedelta(days=1) - clock.now() + timedelta(minutes=1))
+        await bot.timers.run_due()
+        assert len(fake.dms(office.bob)) == 1
+    await bot.store.close()
+
+
+async def test_a_weekly_night_plans_the_next_once_at_the_same_local_hour(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        # Thursday 27 March 19:30 in Paris (UTC+1); a week later Paris is on summer time.
+        await fake.slash(owner, general, "gamenight plan",
+                         {"when": "2025-03-27 19:30", "games": "spit", "weekly": True})  # fmt: skip
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        assert night.weekly
+        clock.advance(night.starts_at - clock.now())
+        await bot.timers.run_due()
+    await bot.store.close()
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await bot.timers.run_due()  # after a restart: nothing planned twice
+        nights = await bot.store.nights.upcoming(office.guild.id)
+        following = [n for n in nights if n.id != night.id]
+        assert len(following) == 1
+        assert following[0].starts_at == datetime(2025, 4, 3, 17, 30, tzinfo=UTC)
+        assert following[0].weekly and following[0].event_id != night.event_id
+        assert len(fake.events_of(office.guild)) == 2
+        assert fake.message(following[0].rsvp_message_id).channel is general
+    await bot.store.close()
+
+
+async def test_an_undecided_evening_is_polled_and_the_winner_becomes_the_night(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    fake, owner, general = office.fake, office.owner, office.general
+    fake.follow_clock(clock)
+    allow_events(office)
+    bot = make_bot(COGS)
+    async with fake.run_client(bot):
+        await set_paris(bot, office)
+        eleven = " | ".join(f"2025-03-{day} 19:30" for day in range(17, 28))
+        many = await fake.slash(owner, general, "gamenight plan", {"when": eleven, "games": "spit"})
+        assert "at most 10 evenings" in many.text
+        opened = await fake.slash(owner, general, "gamenight plan",
+                                  {"when": "2025-03-20 19:30 | 2025-03-21 19:30", "games": "spit"})  # fmt: skip
+        assert "poll of 2 evenings" in opened.text, opened.text
+        [night] = await bot.store.nights.upcoming(office.guild.id)
+        assert night.status == "polling" and night.event_id is None
+        poll_message = fake.message(night.meta["poll_message_id"])
+        assert [a["poll_media"]["text"] for a in poll_message.poll.to_json()["answers"]] == [
+            "2025-03-20 19:30", "2025-03-21 19:30"]  # fmt: skip
+        await fake.vote(office.bob, poll_message, "2025-03-21 19:30")
+        await fake.vote(office.cid, poll_message, "2025-03-21 19:30")
+        await fake.vote(office.dan, poll_message, "2025-03-20 19:30")
+        assert fake.events_of(office.guild) == []
+        clock.advance(timedelta(hours=24, minutes=1))
+        await bot.timers.run_due()
+        planned = await bot.store.nights.get(night.id)
+        assert planned is not None and planned.status == "planned"
+        assert planned.starts_at == datetime(2025, 3, 21, 18, 30, tzinfo=UTC)
+        [event] = fake.events_of(office.guild)
+        assert event.scheduled_start_time == planned.starts_at.timestamp()
+        assert planned.rsvp_message_id is not None
+        assert [b.label for b in fake.buttons(fake.message(planned.rsvp_message_id))] == [
+            "I'm in", "Maybe", "Can't"]  # fmt: skip
+        await bot.timers.run_due()
+        assert len(fake.events_of(office.guild)) == 1
+    await bot.store.close()

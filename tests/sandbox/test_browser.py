@@ -289,3 +289,28 @@ async def test_a_thread_opens_from_its_chip_and_commands_go_there(
     await (await page.tab("Bob", "general")).locator(".thread-chip.archived").wait_for()
     await page.page.screenshot(path=str(tmp_path / "thread-archived.png"))
     assert not page.errors
+
+
+async def test_a_game_night_is_planned_and_answered_in_the_page(
+    sandbox: Sandbox, browser: Any, tmp_path: Path
+) -> None:
+    from zoneinfo import ZoneInfo
+
+    fake = sandbox.page.fake
+    owner = fake.users[fake.office.owner_id or 0].global_name or ""
+    page = await open_page(sandbox, browser, owner, "Bob")
+    zone = (await sandbox.page.bot.guild_settings(fake.office.id)).timezone
+    when = (fake.clock.now() + timedelta(days=2)).astimezone(ZoneInfo(zone))
+    await page.slash(owner, "gamenight plan", {"when": when.strftime("%Y-%m-%d %H:%M"),
+                                               "games": "papayoo, spit", "title": "Friday cards"})  # fmt: skip
+    bob_general = await page.tab("Bob", "general")
+    rsvp = bob_general.locator(ARTICLE).filter(has_text="Friday cards")
+    await rsvp.get_by_role("button", name="I'm in").click()
+    await bob_general.locator(f"{ARTICLE}.ephemeral").filter(has_text="Saved").wait_for()
+    await rsvp.filter(has_text="I'm in (1)").wait_for()
+    [night] = await sandbox.page.bot.store.nights.upcoming(fake.office.id)
+    assert [r.user_id for r in await sandbox.page.bot.store.nights.attendees(night.id)] == [
+        int(sandbox.user("Bob"))
+    ]
+    await page.page.screenshot(path=str(tmp_path / "gamenight.png"))
+    assert not page.errors
