@@ -1,4 +1,6 @@
-"""Shared helpers of the bot's Pillow pictures: fonts, names made drawable, text cut to fit.
+"""What the bot's Pillow pictures share (the month's table, the season's podiums, a game
+night's podium): the dark background and its text colours, the font, display names made
+drawable and fitted, and PNG bytes that are the same for the same picture.
 
 Fonts: DejaVu Sans when the system has it (most Linux machines; many scripts), otherwise
 Pillow's built-in font; a glyph a font lacks is drawn as a box, never an error, so any
@@ -13,7 +15,23 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["FONT_FILES", "Font", "clean", "fit", "font", "png_bytes"]
+__all__ = [
+    "BACKGROUND",
+    "FONT_FILES",
+    "GOLD",
+    "MUTED",
+    "TEXT",
+    "Font",
+    "clean",
+    "fit",
+    "font",
+    "png_bytes",
+]
+
+BACKGROUND = (32, 34, 37)
+TEXT = (235, 235, 235)
+MUTED = (160, 160, 165)
+GOLD = (230, 180, 40)
 
 FONT_FILES = ("DejaVuSans.ttf", "dejavu/DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 

@@ -197,6 +197,7 @@ TIMER_WHAT = {
     "night.remind_hour": "those in a game night are reminded of it an hour before",
     "night.calloff": "a game night's minimum of players is checked",
     "night.start": "a game night reaches its hour",
+    "night.tables": "a game night opens the tables its waiting list filled",
     "night.next_week": "a weekly game night plans the next week's",
     "night.poll_end": "a game night's poll ends and its evening is chosen",
 }

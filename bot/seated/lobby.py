@@ -20,7 +20,7 @@ from bot.i18n import Lang, has_key, locale_for_user, t
 from bot.limits import LimitReached, MemberLimits, member_limits
 from bot.present import mention
 from bot.seated.render import unrated_note
-from bot.seated.spec import CASUAL, LOBBY_KIND, TURN_SECONDS, TURN_SECONDS_RANGE
+from bot.seated.spec import CASUAL, LOBBY_KIND, TURN_SECONDS, TURN_SECONDS_RANGE, SeatedTable
 from bot.seated.start import StartRoom
 from bot.storage import StoredGame
 from bot.storage.db import Tx
@@ -141,6 +141,85 @@ class LobbyRoom(StartRoom):
         except LimitReached as err:
             await self.say(interaction, t(err.key, locale, **err.params))
             return None
+
+    async def open_table(self, table: SeatedTable, public: Lang) -> StoredGame:
+        """A table the bot seats itself: a lobby with every seat taken (members and
+        computer seats) whose message is posted in ``table.channel_id``, started at once;
+        the lobby message becomes the table and the start goes on as a host's Start does.
+
+        Exactly once by ``table.key``: every step is recorded before the next, so opening
+        the same key again after a failure or a restart resumes it (the lobby, its message,
+        the start, the hands) and returns the same game; it never makes a second one. The
+        members' live-game limits do not apply (the bot, not a member, seats them)."""
+        found = await self._keyed(table)
+        if found is not None and found.kind == self.kind:
+            if not found.meta.get("posted"):
+                await self._post_start(found, resumed=True)
+            return await self.bot.store.games.require(found.id)
+        lobby = found
+        if lobby is None:
+            lobby_id = await self.bot.store.games.create(
+                LOBBY_KIND,
+                table.guild_id,
+                table.channel_id,
+                self._full_lobby(table),
+                {
+                    "locale": public,
+                    **{f"locale:{p}": lang for p, lang in table.locales.items()},
+                    **{f"name:{p}": name for p, name in table.names.items()},
+                    "kit": {},
+                    "seated_key": table.key,
+                },
+            )
+            lobby = await self.bot.store.games.require(lobby_id)
+        if not lobby.meta.get("table_id"):
+            with priority(Priority.TABLE):
+                message = await self.channel(lobby).send(embed=self.lobby_embed(lobby, public))
+            lobby = await self.bot.store.games.update_meta(lobby.id, {"table_id": message.id})
+        created: dict[str, StoredGame] = {}
+        extra: dict[str, Any] = {"seated_key": table.key}
+        if not table.call:
+            extra["called"] = True
+        host = table.players[0]
+        start = self._game_from_lobby(
+            created, public, int(lobby.meta["table_id"]), None, host, extra
+        )
+        await self.bot.store.games.act(lobby.id, host, {"type": "start"}, in_tx=start)
+        stored = created["game"]
+        self._opening(stored)
+        self._edit_table(stored)
+        await self._post_start(stored)
+        return await self.bot.store.games.require(stored.id)
+
+    def _full_lobby(self, table: SeatedTable) -> Game:
+        """The lobby of :meth:`open_table` with every seat taken (the engine checks the
+        counts: a table too small or too large is refused here, before anything is
+        written)."""
+        host, *others = table.players
+        lobby = new_game(LOBBY_KIND, [host], 0, {"game": self.kind, **table.options})
+        for player in others:
+            lobby.apply(player, {"type": "join"})
+        for level in table.computers:
+            lobby.apply(host, {"type": "add_computer", "level": level})
+        low = lobby.public_view()["min_players"]
+        if len(table.players) + len(table.computers) < low:
+            raise IllegalAction(f"at least {low} players are needed", "lobby.too_few")
+        return lobby
+
+    async def _keyed(self, table: SeatedTable) -> StoredGame | None:
+        """The game (else the open lobby) opened before with ``table.key``, if any."""
+        found: StoredGame | None = None
+        for kind in (self.kind, LOBBY_KIND):
+            for stored in await self.bot.store.games.find(
+                kind=kind, channel_id=table.channel_id, status=None, limit=1000
+            ):
+                if stored.meta.get("seated_key") != table.key:
+                    continue
+                if kind == self.kind:
+                    return stored
+                if stored.is_active:
+                    found = stored
+        return found
 
     def within_lobby_limits(
         self, limits: MemberLimits, guild_id: int, channel_id: int, host: str

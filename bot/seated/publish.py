@@ -50,6 +50,9 @@ class PublishRoom(TableRoom, ComputerRoom):
         ``table=False``: the interaction answer already showed the table."""
         public = self.public_locale(after)
         view = self.public(after)
+        if not after.is_active:
+            # Whoever follows the game's end (a game night's board) listens to this.
+            self.bot.dispatch("seated_game_over", after)
         self.note_move(after, events, extra)
         if table:
             self._edit_table(after)

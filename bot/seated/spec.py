@@ -7,8 +7,8 @@ a public board, challenges (:class:`Challenge`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from discord import app_commands
@@ -26,6 +26,7 @@ __all__ = [
     "Challenge",
     "OptionSpec",
     "SeatedSpec",
+    "SeatedTable",
     "lobby_status",
     "no_results",
     "turn_option",
@@ -129,6 +130,30 @@ class SeatedSpec:
 
     def option(self, name: str) -> OptionSpec | None:
         return next((o for o in self.begin_options if o.name == name), None)
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    """A table the bot seats itself (a game night's): opened with its seats taken and
+    started at once by :meth:`~bot.seated.lobby.LobbyRoom.open_table`."""
+
+    key: str
+    """The table's identity: opening the same key again finds the table (or its lobby)
+    rather than making another."""
+    guild_id: int
+    channel_id: int
+    """Where the table sits: a channel or a thread."""
+    players: tuple[str, ...]
+    """The members' ids, the first one hosting."""
+    computers: tuple[str, ...] = ()
+    """The level of each computer seat (``easy``, ``normal``, ``hard``)."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    locales: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The engine's options of ``/<game> begin`` (the defaults when left out)."""
+    call: bool = True
+    """``False``: the kit does not call the players in the channel (whoever seated them
+    told them already)."""
 
 
 def no_results(stored: StoredGame) -> list[PlayerResult]:

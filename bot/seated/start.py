@@ -123,51 +123,7 @@ class StartRoom(PublishRoom):
         table_id = interaction.message.id if interaction.message is not None else None
         limits = await member_limits(self.bot.store, lobby.guild_id)
         starter = as_player or str(interaction.user.id)
-
-        async def create(started: StoredGame, events: list[Event]) -> None:
-            table = started.game
-            if not isinstance(table, Lobby):
-                raise TypeError(f"#{started.id} is not a lobby")
-            game = new_game(self.kind, table.players, new_seed(), table.options)
-            await self._lobby_closed(started, events)
-            kit: Mapping[str, Any] = started.meta.get("kit") or {}
-            meta = {
-                "lobby_id": started.id,
-                "host": table.host,
-                "locale": public,
-                "locales": {p: started.meta.get(f"locale:{p}", public) for p in table.players},
-                "names": {
-                    p: started.meta[f"name:{p}"]
-                    for p in table.players
-                    if f"name:{p}" in started.meta
-                },
-                "computers": dict(table.computers),
-                "table_id": table_id,
-                "posted": False,
-                **kit,
-            }
-
-            async def seats_within_limit(conn: Tx, game_id: int) -> None:
-                # The lobby closed in this transaction: each player's new game replaces it.
-                await self.within_live_limit(
-                    conn, limits, started.guild_id, list(table.players), starter
-                )
-
-            game_id = await self.bot.store.games.create(
-                self.kind,
-                started.guild_id,
-                started.channel_id,
-                game,
-                meta,
-                in_tx=seats_within_limit,
-            )
-            new = await self.bot.store.games.require(game_id)
-            await self._arm(new, [], None)
-            due = self.bot.clock.now() + timedelta(seconds=self.START_RETRY)
-            await self.bot.timers.schedule(
-                self.start_timer(), due, {"game_id": game_id}, key=self.start_key(game_id)
-            )
-            created["game"] = new
+        create = self._game_from_lobby(created, public, table_id, limits, starter)
 
         async with auto_defer(interaction):
             try:
@@ -193,6 +149,69 @@ class StartRoom(PublishRoom):
                     log.warning("the start was not answered", extra={"game_id": stored.id})
                 self._edit_table(stored)  # by the bot's token, once Discord takes it
             self._spawn(self._post_start(stored))
+
+    def _game_from_lobby(
+        self,
+        created: dict[str, StoredGame],
+        public: Lang,
+        table_id: int | None,
+        limits: MemberLimits | None,
+        starter: str,
+        extra: Mapping[str, Any] | None = None,
+    ) -> TxHook:
+        """The ``in_tx`` of a lobby's start: the game is created in the lobby's transaction
+        (within each player's live-game limit unless ``limits`` is ``None``: a table the bot
+        seats itself), armed, with its start timer; ``created["game"]`` holds it then.
+        ``extra``: keys added to the game's ``meta``."""
+
+        async def create(started: StoredGame, events: list[Event]) -> None:
+            table = started.game
+            if not isinstance(table, Lobby):
+                raise TypeError(f"#{started.id} is not a lobby")
+            game = new_game(self.kind, table.players, new_seed(), table.options)
+            await self._lobby_closed(started, events)
+            kit: Mapping[str, Any] = started.meta.get("kit") or {}
+            meta = {
+                "lobby_id": started.id,
+                "host": table.host,
+                "locale": public,
+                "locales": {p: started.meta.get(f"locale:{p}", public) for p in table.players},
+                "names": {
+                    p: started.meta[f"name:{p}"]
+                    for p in table.players
+                    if f"name:{p}" in started.meta
+                },
+                "computers": dict(table.computers),
+                "table_id": table_id,
+                "posted": False,
+                **kit,
+                **(extra or {}),
+            }
+
+            async def seats_within_limit(conn: Tx, game_id: int) -> None:
+                # The lobby closed in this transaction: each player's new game replaces it.
+                if limits is not None:
+                    await self.within_live_limit(
+                        conn, limits, started.guild_id, list(table.players), starter
+                    )
+
+            game_id = await self.bot.store.games.create(
+                self.kind,
+                started.guild_id,
+                started.channel_id,
+                game,
+                meta,
+                in_tx=seats_within_limit,
+            )
+            new = await self.bot.store.games.require(game_id)
+            await self._arm(new, [], None)
+            due = self.bot.clock.now() + timedelta(seconds=self.START_RETRY)
+            await self.bot.timers.schedule(
+                self.start_timer(), due, {"game_id": game_id}, key=self.start_key(game_id)
+            )
+            created["game"] = new
+
+        return create
 
     def _opening(self, stored: StoredGame) -> None:
         """The first table's "last move" lines: the game's ``deal_event()``, when it has one

@@ -19,6 +19,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import Lang, locale_for_user, t
+from bot.storage import StoredGame
 from bot.storage.models import Night
 from bot.text import escape
 from bot.ui import Press, reply_error, respond
@@ -42,6 +43,7 @@ from cogs.gamenight._plan import (
     plan_next_week,
     remind,
 )
+from cogs.gamenight._run import TABLES, NightRunner
 from cogs.gamenight._settings import config_commands, config_fields
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ RAW_EVENTS: Final = {
 cached (no members intent), so the cog sees each payload before discord.py parses it."""
 
 
-class GamenightCog(commands.Cog, name="Gamenight"):
+class GamenightCog(NightRunner, commands.Cog, name="Gamenight"):
     """Game nights: planned, answered, reminded, then seated and played."""
 
     gamenight = app_commands.Group(
@@ -70,10 +72,12 @@ class GamenightCog(commands.Cog, name="Gamenight"):
 
     def __init__(self, bot: GamenightBot) -> None:
         self.bot = bot
+        self._runner_init()
         self._parsers: dict[str, Callable[[Any], None]] = {}
 
     async def cog_load(self) -> None:
         self.bot.timers.register(START, self._on_start)
+        self._runner_load()
         self.bot.timers.register(REMIND_DAY, self._on_remind_day)
         self.bot.timers.register(REMIND_HOUR, self._on_remind_hour)
         self.bot.timers.register(CALLOFF, self._on_calloff)
@@ -96,7 +100,7 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         config = self.bot.get_cog("Config")
         if config is not None:
             config.remove_game(self)  # type: ignore[attr-defined]
-        for kind in TIMER_KINDS:
+        for kind in (*TIMER_KINDS, TABLES):
             self.bot.timers.unregister(kind)
         self.bot.actions.unregister(KIND)
         self.bot._connection.parsers.update(self._parsers)
@@ -154,12 +158,6 @@ class GamenightCog(commands.Cog, name="Gamenight"):
 
     async def _on_start(self, payload: dict[str, Any]) -> None:
         await self.start_night(int(payload["night_id"]))
-
-    async def start_night(self, night_id: int) -> None:
-        """The hour of night ``night_id`` (the ``night.start`` timer): seat the attendees.
-
-        Until the seating exists, the night only stays as planned."""
-        log.info("a night reached its hour", extra={"night_id": night_id})
 
     @gamenight.command(
         name=_("plan", key="gamenight.cmd.plan.name"),
@@ -273,3 +271,33 @@ class GamenightCog(commands.Cog, name="Gamenight"):
         key = "gamenight.cancel.done" if done else "gamenight.refused.night_over"
         await respond(interaction, t(key, locale_for_user(interaction),
                                      title=escape(found.title)), ephemeral=True)  # fmt: skip
+
+    # -- from the hour (``_run``) -------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.resume_nights()
+
+    @commands.Cog.listener()
+    async def on_seated_game_over(self, stored: StoredGame) -> None:
+        await self.on_game_over(stored)
+
+    @gamenight.command(
+        name=_("join", key="gamenight.cmd.join.name"),
+        description=_(
+            "Join the game night being played: a table, or its waiting list",
+            key="gamenight.cmd.join.description",
+        ),
+    )
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        await self.join_night(interaction)
+
+    @gamenight.command(
+        name=_("leave", key="gamenight.cmd.leave.name"),
+        description=_(
+            "Leave the game night being played (or its waiting list)",
+            key="gamenight.cmd.leave.description",
+        ),
+    )
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self.leave_night(interaction)

@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.drawing import clean, fit, font
+from bot.drawing import BACKGROUND, GOLD, MUTED, TEXT, clean, fit, font
 from bot.engine.spaye import COLUMNS, TITLE_OF_COLUMN
 
 __all__ = ["MAX_ROWS", "month_picture"]
@@ -25,10 +25,6 @@ MARGIN = 30
 ROW = 26
 MAX_ROWS = 100
 """Bars per column; a longer month says how many more (the text lists everyone)."""
-BACKGROUND = (32, 34, 37)
-TEXT = (235, 235, 235)
-MUTED = (160, 160, 165)
-GOLD = (230, 180, 40)
 COLOURS = {"daye": (88, 101, 242), "victory": (230, 126, 34), "reps": (46, 204, 113)}
 PODIUM = (("victory", 150, 2), ("daye", 200, 1), ("reps", 110, 3))
 """Left to right: (column, pedestal height, place)."""
