@@ -57,7 +57,7 @@ from bot.seated.spec import SeatedTable
 from bot.storage import StoredGame
 from bot.storage.nights import StaleNight
 from bot.threads import open_thread
-from bot.ui import notify
+from bot.ui import message_nonce, notify
 from cogs.gamenight._board import BoardTable, board_embed, night_standings, picture_words
 from cogs.gamenight._picture import night_picture
 
@@ -382,9 +382,10 @@ class NightRunner:
                     else:
                         await message.edit(embed=embed)
                     return
-                if not await self.bot.store.nights.mark_sent(night.id, "board"):
-                    return  # posted by a run that died before recording it: not twice
-                sent = await channel.send(embed=embed, files=files)
+                # The nonce names the night's board: a run that died after posting it, before
+                # recording its id, posts again and Discord gives back the same message.
+                nonce = message_nonce("gn-night-", f"{night.id}:board")
+                sent = await channel.send(embed=embed, files=files, nonce=nonce)
             await self.bot.store.nights.update(night.id, board_message_id=sent.id)
         except discord.HTTPException:
             log.warning("could not show a night's board", extra={"night_id": night.id})

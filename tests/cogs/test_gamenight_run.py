@@ -230,3 +230,25 @@ async def test_a_kill_at_the_seating_loses_no_table_and_doubles_nothing(
         told = pings(fake)
         assert all(told[uid] == 1 for uid in seating.seated()), told
     await again.store.close()
+
+
+async def test_a_board_posted_before_its_id_was_recorded_is_not_posted_twice(
+    office: Office, make_bot: MakeBot, clock: FakeClock
+) -> None:
+    """A run that died between posting the board and recording its id: the next run posts
+    it again under the same nonce, and Discord gives back the message it already made."""
+    fake = office.fake
+    async with night_started(office, make_bot, clock) as (bot, night_id):
+        night = await bot.store.nights.get(night_id)
+        assert night is not None and night.board_message_id
+        first = night.board_message_id
+        await bot.store.nights.update(night_id, board_message_id=None)  # the id was lost
+        await runner(bot).refresh_board(night_id)
+        again = await bot.store.nights.get(night_id)
+        assert again is not None and again.board_message_id == first
+        boards = [
+            m
+            for m in fake.channel_messages(office.general)
+            if m.author is fake.bot_user and m.embeds and "Friday" in str(m.embeds[0])
+        ]
+        assert [m.id for m in boards] == [first]
