@@ -7,12 +7,13 @@ privately and lose nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
 
 from bot.clock import FakeClock
-from bot.fakediscord.models import CREATE_PUBLIC_THREADS, FakeMessage
+from bot.fakediscord.models import CREATE_PUBLIC_THREADS, FakeMessage, FakeUser
 from bot.fakediscord.ratelimits import Limits
 from bot.i18n import t
 from cogs.spaye._closing import close_day
@@ -31,6 +32,19 @@ def results_in(p: SpayeDriver, channel: object) -> list[FakeMessage]:
         for m in p.fake.channel_messages(channel)  # type: ignore[arg-type]
         if (m.history[0].content if m.history else m.content).startswith("🎴")
     ]
+
+
+async def draw_out_ties(p: SpayeDriver, *players: FakeUser) -> None:
+    """A tie (a day opened with /spaye start has its cards shuffled) leaves the däye under
+    way: its players draw again until it is over. A draw answered before it was saved may
+    show the däye a moment longer: a draw pressed then is refused and changes nothing."""
+    for _ in range(20):
+        await asyncio.sleep(0.1)
+        if (await p.view())["daye"] is None:
+            return
+        for player in players:
+            await p.draw(player)
+    raise AssertionError("the däye is still under way")
 
 
 async def test_the_day_is_played_in_its_thread(office: Office, make_bot: MakeBot) -> None:
@@ -60,6 +74,7 @@ async def test_the_day_is_played_in_its_thread(office: Office, make_bot: MakeBot
         await p.answer(cid, posted)
         await p.draw(bob)
         await p.draw(cid)
+        await draw_out_ties(p, bob, cid)
         # the thread's bucket (5 messages per 5 s) may hold the record behind the day's posts
         assert await fake.wait_for(lambda: len(results_in(p, thread)) == 1, timeout=30)
 
@@ -203,6 +218,7 @@ async def test_a_deleted_thread_is_made_again_for_the_rest_of_the_day(
         await p.answer(ana, posted)
         await p.draw(bob)
         await p.draw(ana)
+        await draw_out_ties(p, bob, ana)
         assert await fake.wait_for(lambda: len(results_in(p, again)) == 1, timeout=30)
         board = fake.channel_messages(office.general)[0]
         assert await fake.wait_for(lambda: f"<#{again.id}>" in board.content)
