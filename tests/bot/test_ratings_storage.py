@@ -9,7 +9,7 @@ import asyncio
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -59,16 +59,8 @@ class RankedGame(CounterGame):
 
 
 @pytest.fixture
-def ranked_kind() -> Iterator[None]:
-    before = GAMES.get("papayoo")
-    GAMES["papayoo"] = RankedGame
-    try:
-        yield
-    finally:
-        if before is None:
-            GAMES.pop("papayoo", None)
-        else:
-            GAMES["papayoo"] = before
+def ranked_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(GAMES, "papayoo", RankedGame)
 
 
 async def play(

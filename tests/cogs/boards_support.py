@@ -4,7 +4,7 @@ a real game, so the ratings update in its result's transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -31,17 +31,9 @@ class RankedPapayoo(RankedGame):
 
 
 @pytest.fixture
-def ranked_papayoo() -> Iterator[None]:
+def ranked_papayoo(monkeypatch: pytest.MonkeyPatch) -> None:
     """Papayoo games are the stand-in for the test (a real one takes hundreds of moves)."""
-    before = GAMES.get("papayoo")
-    GAMES["papayoo"] = RankedPapayoo
-    try:
-        yield
-    finally:
-        if before is None:
-            GAMES.pop("papayoo", None)
-        else:
-            GAMES["papayoo"] = before
+    monkeypatch.setitem(GAMES, "papayoo", RankedPapayoo)
 
 
 async def play(
