@@ -9,12 +9,20 @@ FORBIDDEN_BOT = ["bot.storage", "bot.ui", "bot.private", "bot.client", "bot.time
 
 
 def impure_imports(
-    statement: str, forbidden: list[str] = FORBIDDEN, forbidden_bot: list[str] = FORBIDDEN_BOT
+    statement: str,
+    forbidden: list[str] = FORBIDDEN,
+    forbidden_bot: list[str] = FORBIDDEN_BOT,
+    libraries: tuple[str, ...] = (),
 ) -> str:
     """The forbidden modules (comma-separated) that running ``statement`` imports, in a
-    fresh interpreter."""
+    fresh interpreter.
+
+    ``libraries`` are imported first and are not counted: what a library the code may use
+    imports for itself (some pydantic-core releases import ``asyncio``) is not the code's
+    doing."""
+    preload = "".join(f"import {name}\n" for name in libraries)
     code = (
-        "import sys\n"
+        f"import sys\n{preload}"
         "before = set(sys.modules)\n"
         f"{statement}\n"
         "new = set(sys.modules) - before\n"

@@ -12,5 +12,6 @@ def test_ratings_import_nothing_impure() -> None:
         "import bot.ratings.seasons, bot.ratings.model, bot.ratings.ledger, bot.ratings.settings",
         FORBIDDEN,
         FORBIDDEN_BOT,
+        libraries=("pydantic", "openskill"),
     )
     assert out == "", f"bot.ratings imported: {out}"
