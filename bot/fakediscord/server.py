@@ -154,6 +154,10 @@ class FakeDiscordServer(
 
         self.attachment_data: dict[int, bytes] = {}
         self.calls: list[RecordedCall] = []
+        #: Awaited with each REST call once Discord has done it, before the bot gets the
+        #: reply: what people do meanwhile (a click on a message just posted, whose id the
+        #: bot does not know yet) happens in that gap, as over a real network.
+        self.before_reply: list[Callable[[RecordedCall], Awaitable[None]]] = []
         self.unhandled_calls: list[RecordedCall] = []
         self.internal_errors: list[str] = []
         self.late_interactions: list[LateInteraction] = []
@@ -387,6 +391,8 @@ class FakeDiscordServer(
             self.rate_limiter.global_calls.append((len(self.calls) - 1, decision.at))
         if getattr(handler, "__name__", "") == "_unhandled":
             self.unhandled_calls.append(call)
+        for hook in list(self.before_reply):
+            await hook(call)
         self._touch()
         return response
 

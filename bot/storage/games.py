@@ -640,6 +640,19 @@ class GameStore:
             game_id, lambda meta: {**meta, key: {**(meta.get(key) or {}), **entries}}
         )
 
+    async def merge_meta_entry(
+        self, game_id: int, key: str, entry: str, fields: Mapping[str, Any]
+    ) -> StoredGame:
+        """Merge ``fields`` into ``meta[key][entry]`` (under the game's lock), keeping what
+        else the entry holds (e.g. the message id of a record whose lines moves add)."""
+
+        def change(meta: dict[str, Any]) -> dict[str, Any]:
+            outer = dict(meta.get(key) or {})
+            outer[entry] = {**(outer.get(entry) or {}), **fields}
+            return {**meta, key: outer}
+
+        return await self._change_meta(game_id, change)
+
     async def _change_meta(
         self, game_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
     ) -> StoredGame:

@@ -17,7 +17,7 @@ from bot.text import clip
 from bot.ui import GameView, notify, respond, say, update_message
 from cogs.spaye import _render as render
 from cogs.spaye._click import EXPIRY_KIND, Click, clicked, expiry_key, is_bot
-from cogs.spaye._exercises import record_view
+from cogs.spaye._exercises import record_posted, record_view
 from cogs.spaye._periods import SpayeGuild
 from cogs.spaye._thread import day_posts, jump
 from cogs.spaye._views import draw_view, invitation_view, parse_int, parse_pair, recruit_view
@@ -245,7 +245,14 @@ async def draw(table: SpayeTable, c: Click) -> None:
     if d is None or pair != (d["number"], len(d["rounds"]) + 1):
         await say(c.interaction, t("spaye.stale.draw", c.locale))
         return
-    after, events = await table.act(c.stored, c.user, {"type": "draw"})
+    action = {"type": "draw"}
+    # A draw that ends the däye makes its record: saved with the move, so a click on the
+    # record's buttons finds it even before the record's message id is known.
+    made = reveal_record(table.preview(c.stored, c.user, action), c.public)
+    meta = None
+    if made is not None and made[1]["ids"]:
+        meta = {"records": {**(c.stored.meta.get("records") or {}), made[0]: made[1]}}
+    after, events = await table.act(c.stored, c.user, action, meta)
     now = after.game.public_view()
     types = {e["type"] for e in events}
     daye = now["daye"]
@@ -271,6 +278,23 @@ async def draw(table: SpayeTable, c: Click) -> None:
         await post_reveal(table, ticket, after, events, c.public)
 
 
+def reveal_record(events: Sequence[Event], locale: Lang) -> tuple[str, dict[str, Any]] | None:
+    """The record that a draw's ``events`` make when they end the däye: ``(key, record)``,
+    keyed by the däye's number; ``None`` while the däye goes on."""
+    over = [e for e in events if e["type"] == "daye_over"]
+    if not over:
+        return None
+    reveal = [e for e in events if e["type"] == "reveal"][-1:]
+    rest = [e for e in events if e["type"] in ("nikaye_reinserted", "daye_over")]
+    ids = [e["id"] for e in events if e["type"] == "exercise_set" and e["origin"] == "nikaye"]
+    record: dict[str, Any] = {
+        "text": render.reveal([*reveal, *rest], locale),
+        "ids": ids,
+        "lines": [render.finished(e, locale) for e in events if e["type"] == "day_finished"],
+    }
+    return str(over[0]["daye"]), record
+
+
 async def post_reveal(
     table: SpayeTable,
     ticket: int,
@@ -279,16 +303,16 @@ async def post_reveal(
     locale: Lang,
 ) -> None:
     """The reveal as a new message in the day's thread (the record), in ``ticket``'s turn,
-    carrying the buttons of the exercises it set. Its text is kept in ``meta["records"]``
-    (merged in under the store's lock) so the message can be redrawn as those exercises
-    change."""
-    reveal = [e for e in events if e["type"] == "reveal"][-1:]
-    rest = [e for e in events if e["type"] in ("nikaye_reinserted", "daye_over")]
-    text = render.reveal([*reveal, *rest], locale)
-    ids = [e["id"] for e in events if e["type"] == "exercise_set" and e["origin"] == "nikaye"]
-    daye = next(e["daye"] for e in events if e["type"] == "daye_over")
-    record: dict[str, Any] = {"text": text, "ids": ids, "lines": []}
-    record["lines"] += [render.finished(e, locale) for e in events if e["type"] == "day_finished"]
+    carrying the buttons of the exercises it set. Its text was saved in ``meta["records"]``
+    with the draw; once posted, the record keeps where its message is, so that it can be
+    redrawn as those exercises change (and is redrawn at once if one changed meanwhile)."""
+    made = reveal_record(events, locale)
+    if made is None:
+        return
+    key, record = made
+    saved = (stored.meta.get("records") or {}).get(key)
+    if record["ids"] and isinstance(saved, dict):
+        record = saved
     view = stored.game.public_view()
     owing = [e["player"] for e in events if e["type"] == "exercise_set"]
     message = await table.post(
@@ -298,7 +322,5 @@ async def post_reveal(
         record_view(stored, record, view, locale),
         notify(*owing),  # who owes an exercise, not every name it shows
     )
-    if ids:
-        record["message"] = message.id
-        record["channel"] = message.channel.id
-        await table.bot.store.games.merge_meta(stored.id, "records", {str(daye): record})
+    if record["ids"]:
+        await record_posted(table, stored, key, message)

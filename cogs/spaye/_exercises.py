@@ -113,16 +113,37 @@ async def redraw_record(
     public = (await table.settings_of(stored.guild_id)).locale
     drawn = _drawn(stored, key, public)
     message, content, buttons = drawn
-    if interaction is not None and clicked(interaction, message):
+    if interaction is not None and (
+        clicked(interaction, message) or (message is None and interaction.message is not None)
+    ):
+        # the click came from the record (before its id was saved, the only message with
+        # its exercises' buttons)
         await update_message(interaction, content, view=buttons)
     elif message is not None:
         await table.edit(stored, message, content, buttons, _channel(stored, key))
     latest = await table.bot.store.games.require(stored.id)
-    if latest.version == stored.version or message is None:
+    if latest.version == stored.version:
         return
     now = _drawn(latest, key, public)
-    if not _same(now, drawn):
-        await table.edit(latest, message, now[1], now[2], _channel(latest, key))
+    if now[0] is not None and not _same(now, drawn):  # unposted: its posting draws it anew
+        await table.edit(latest, now[0], now[1], now[2], _channel(latest, key))
+
+
+async def record_posted(
+    table: SpayeTable, stored: StoredGame, key: str, message: discord.Message
+) -> None:
+    """The record ``key``, drawn from ``stored``, was posted as ``message``: keep where it
+    is. A move on its exercises saved meanwhile (a click on the message before its id was
+    known) is drawn on it now."""
+    latest = await table.bot.store.games.merge_meta_entry(
+        stored.id, "records", key, {"message": message.id, "channel": message.channel.id}
+    )
+    if latest.version == stored.version + 1:  # nothing else happened since
+        return
+    public = (await table.settings_of(stored.guild_id)).locale
+    now = _drawn(latest, key, public)
+    if not _same(now, _drawn(stored, key, public)):
+        await table.edit(latest, message.id, now[1], now[2], message.channel.id)
 
 
 def _channel(stored: StoredGame, key: str) -> int | None:
