@@ -5,7 +5,8 @@ timestamp, drawn in each reader's own time zone and language) and its seats in f
 with their places and what the game scores (Papayoo's points, Spit's cards left, Speahx's
 loser), computer seats by their names. An abandoned game (``/<game> end``) is listed too,
 marked so, its seats in playing order: players remember it was played, and it kept no
-result. Names are the display names the players had at the table, escaped (they never
+result. A game left out of the ratings says why, as its table did (casual, or computers
+played). Names are the display names the players had at the table, escaped (they never
 ping and never become markdown); a member the bot forgot shows as a former member.
 
 The answer is private and answers the interaction (no bot-token call); Previous / Next are
@@ -24,6 +25,7 @@ from bot.engine.lobby import is_computer
 from bot.i18n import Lang, locale_for_user, t
 from bot.present import is_former, mention
 from bot.seated.base import SeatedBase
+from bot.seated.render import unrated_note
 from bot.storage.records import PlayedGame
 from bot.text import clip, escape
 from bot.ui import GameButton, GameView, Press, respond, say, update_message
@@ -141,6 +143,10 @@ class HistoryRoom(SeatedBase):
             seats = " · ".join(self._seat_name(p, names, locale) for p in players)
             return f"{head} · {t('seated.history.abandoned', locale)}\n{seats}"
         result = stored.game.result()
+        seated = [str(p) for group in result.get("ranking") or [] for p in group]
+        note = unrated_note(bool(stored.meta.get("casual")), any(map(is_computer, seated)), locale)
+        if note:  # as the table said: a game the ratings left out
+            head = f"{head} · {note}"
         seats_shown = []
         place = 1
         for group in result.get("ranking") or []:

@@ -53,6 +53,13 @@ async def test_a_finished_game_is_rated_and_a_casual_one_is_not(
         verdict = await bot.store.ratings.verdict(casual)
         assert verdict is not None and (verdict.rated, verdict.reason) == (False, "casual")
         assert all(r.games == 1 for r in await bot.store.ratings.board(guild_id, "speahx", season))
+
+        # /speahx history says which game the ratings left out, as its table did
+        shown = await fake.slash(bob, seats.channel, "speahx history")
+        heads = {line.split("**")[1]: line for line in shown.text.split("\n") if "**" in line}
+        numbers = [(await bot.store.games.require(g)).shown_number for g in (rated, casual)]
+        assert "not rated" not in heads[f"Speahx #{numbers[0]}"], shown.text
+        assert "Casual game: not rated" in heads[f"Speahx #{numbers[1]}"], shown.text
     await bot.store.close()
 
 
