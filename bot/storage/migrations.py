@@ -405,6 +405,13 @@ CREATE TABLE night_seats (
 );
 """
 
+_RSVP_LOCALE = """
+-- The language of the member's last answer (their Discord client's), for what the bot then
+-- sends them alone (the reminders); NULL: answered without an interaction (the event's
+-- Interested), and the server's language is used.
+ALTER TABLE night_rsvps ADD COLUMN locale TEXT;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL),
     Migration(2, "per-game guild settings", _GAME_SETTINGS),
@@ -417,6 +424,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "ratings per server, scope and season", _RATINGS),
     Migration(10, "a member's finished games found by the member", _RESULTS_BY_PLAYER),
     Migration(11, "game nights, their answers, notices, tables and seats", _NIGHTS),
+    Migration(12, "the language of a member's answer to a night", _RSVP_LOCALE),
 )
 
 

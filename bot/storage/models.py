@@ -303,6 +303,8 @@ class Rsvp:
     answer: RsvpAnswer
     games: list[str]
     at: datetime
+    locale: str | None = None
+    """The language of their last answer (``None``: answered by the event's Interested)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,6 +97,7 @@ def _rsvp(row: sqlite3.Row) -> Rsvp:
         answer=row["answer"],
         games=list(json.loads(row["games"])),
         at=from_iso(row["at"]),
+        locale=row["locale"],
     )
 
 
@@ -264,24 +265,31 @@ class NightStore:
     # -- answers ---------------------------------------------------------------------------
 
     async def set_rsvp(
-        self, night_id: int, user_id: int, answer: RsvpAnswer, games: Sequence[str] | None = None
+        self,
+        night_id: int,
+        user_id: int,
+        answer: RsvpAnswer,
+        games: Sequence[str] | None = None,
+        *,
+        locale: str | None = None,
     ) -> Rsvp:
         """Record (or change) ``user_id``'s answer; ``games=None`` keeps the games they
-        already wished (none for a new answer)."""
+        already wished (none for a new answer), ``locale=None`` the language known."""
         if answer not in RSVP_ANSWERS:
             raise ValueError(f"unknown answer {answer!r}")
         now = to_iso(self._clock.now())
         wished = None if games is None else _dumps(list(games))
         async with self._db.transaction() as conn:
             await conn.execute(
-                "INSERT INTO night_rsvps (night_id, user_id, answer, games, at)"
-                " VALUES (?, ?, ?, coalesce(?, '[]'), ?) ON CONFLICT (night_id, user_id)"
+                "INSERT INTO night_rsvps (night_id, user_id, answer, games, at, locale)"
+                " VALUES (?, ?, ?, coalesce(?, '[]'), ?, ?) ON CONFLICT (night_id, user_id)"
                 " DO UPDATE SET answer = excluded.answer,"
-                " games = coalesce(?, night_rsvps.games), at = excluded.at",
-                (night_id, user_id, answer, wished, now, wished),
+                " games = coalesce(?, night_rsvps.games), at = excluded.at,"
+                " locale = coalesce(excluded.locale, night_rsvps.locale)",
+                (night_id, user_id, answer, wished, now, locale, wished),
             )
             async with conn.execute(
-                "SELECT night_id, user_id, answer, games, at FROM night_rsvps"
+                "SELECT night_id, user_id, answer, games, at, locale FROM night_rsvps"
                 " WHERE night_id = ? AND user_id = ?",
                 (night_id, user_id),
             ) as cur:
@@ -290,7 +298,7 @@ class NightStore:
 
     async def rsvp(self, night_id: int, user_id: int) -> Rsvp | None:
         row = await self._db.fetchone(
-            "SELECT night_id, user_id, answer, games, at FROM night_rsvps"
+            "SELECT night_id, user_id, answer, games, at, locale FROM night_rsvps"
             " WHERE night_id = ? AND user_id = ?",
             (night_id, user_id),
         )
@@ -299,7 +307,7 @@ class NightStore:
     async def rsvps(self, night_id: int) -> list[Rsvp]:
         """Every answer, oldest first (the order people answered)."""
         rows = await self._db.fetchall(
-            "SELECT night_id, user_id, answer, games, at FROM night_rsvps WHERE night_id = ?"
+            "SELECT night_id, user_id, answer, games, at, locale FROM night_rsvps WHERE night_id = ?"
             " ORDER BY at, user_id",
             (night_id,),
         )

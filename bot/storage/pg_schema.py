@@ -330,6 +330,10 @@ CREATE TABLE night_seats (
 );
 """
 
+_RSVP_LOCALE = """
+ALTER TABLE night_rsvps ADD COLUMN locale TEXT;
+"""
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(PG_BASELINE, "schema of SQLite version 6", _BASELINE),
     Migration(7, "timers and periodic jobs claimed by one process", _EXACTLY_ONCE),
@@ -337,6 +341,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "ratings per server, scope and season", _RATINGS),
     Migration(10, "a member's finished games found by the member", _RESULTS_BY_PLAYER),
     Migration(11, "game nights, their answers, notices, tables and seats", _NIGHTS),
+    Migration(12, "the language of a member's answer to a night", _RSVP_LOCALE),
     # Migration(11, ...): the twin of SQLite's migration 11, and so on.
 )
 

@@ -305,7 +305,7 @@ _USER_ID_UPDATES: Final = {
     "game_results": "UPDATE game_results SET user_id = ? WHERE user_id = ?",
     "month_titles": "UPDATE month_titles SET user_id = ? WHERE user_id = ?",
     "nights": "UPDATE nights SET planner_id = ? WHERE planner_id = ?",
-    "night_rsvps": "UPDATE night_rsvps SET user_id = ? WHERE user_id = ?",
+    "night_rsvps": "UPDATE night_rsvps SET user_id = ?, locale = NULL WHERE user_id = ?",
     "night_sent": "UPDATE night_sent SET user_id = ? WHERE user_id = ?",
     "night_seats": "UPDATE night_seats SET user_id = ? WHERE user_id = ?",
 }

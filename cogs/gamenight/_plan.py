@@ -20,7 +20,7 @@ import discord
 
 from bot.budget import Priority, priority
 from bot.clock import from_iso, to_iso
-from bot.i18n import Lang, locale_for_guild, locale_for_user, t
+from bot.i18n import Lang, locale_for_user, normalize_locale, t
 from bot.storage import StaleNight
 from bot.storage.models import Night, RsvpAnswer
 from bot.text import TooLong, clip, code, escape, neutralize, plain
@@ -472,20 +472,20 @@ async def on_press(bot: GamenightBot, interaction: discord.Interaction[Any], pre
         await reply_error(interaction, "gamenight.refused.night_over")
         return
     user_id = interaction.user.id
+    locale = locale_for_user(interaction)  # kept with the answer: their reminders' language
     if press.action == "rsvp" and press.arg in ANSWERS:
         answer: RsvpAnswer = press.arg
-        await bot.store.nights.set_rsvp(night.id, user_id, answer)
+        await bot.store.nights.set_rsvp(night.id, user_id, answer, locale=locale)
     elif press.action == "wish":
         wished = [g for g in press.values if g in night.games]
         before = await bot.store.nights.rsvp(night.id, user_id)
         await bot.store.nights.set_rsvp(
-            night.id, user_id, before.answer if before else "in", wished
+            night.id, user_id, before.answer if before else "in", wished, locale=locale
         )
     else:
         await reply_error(interaction, "errors.unknown_button")
         return
     mine = await bot.store.nights.rsvp(night.id, user_id)
-    locale = locale_for_user(interaction)
     await respond(
         interaction,
         t(
@@ -567,10 +567,12 @@ async def remind(bot: GamenightBot, payload: dict[str, Any], what: str) -> None:
     for rsvp in await bot.store.nights.attendees(night.id):
         if not await bot.store.nights.mark_sent(night.id, what, rsvp.user_id):
             continue
-        user = bot.get_user(rsvp.user_id)
-        locale: Lang = (await bot.guild_settings(night.guild_id)).locale
-        if user is not None and getattr(user, "locale", None):
-            locale = locale_for_guild(user)  # type: ignore[arg-type]
+        # the language they answered in; the server's when they only marked the event
+        locale: Lang = (
+            normalize_locale(rsvp.locale)
+            if rsvp.locale
+            else (await bot.guild_settings(night.guild_id)).locale
+        )
         text = t(f"gamenight.{what}", locale, title=escape(night.title), when=shown_time(night),
                  channel=f"<#{night.channel_id}>")  # fmt: skip
         with priority(Priority.NOTICE):

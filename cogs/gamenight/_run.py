@@ -472,7 +472,7 @@ class NightRunner:
         if what == "waiting":
             await self._say(interaction, t("gamenight.run.already_waiting", locale))
             return
-        await self.bot.store.nights.set_rsvp(night.id, user_id, "in")
+        await self.bot.store.nights.set_rsvp(night.id, user_id, "in", locale=locale)
         if detail.table is None:
             await self.bot.store.nights.set_seat(night.id, user_id, None, "waiting")
             count = len(detail.seating.waiting)

@@ -61,10 +61,13 @@ async def test_a_night_is_planned_answered_and_reminded_once(
         await fake.wait_for(lambda: "Maybe (1)" in fake.message(night.rsvp_message_id).content)
         assert (await bot.store.nights.rsvp(night.id, office.cid.id)).answer == "maybe"  # type: ignore[union-attr]
         assert [r.user_id for r in await bot.store.nights.attendees(night.id)] == [office.bob.id]
-        # The day before: Bob is in; Dan said no and gets nothing.
+        await fake.click(office.ana, message, label="I'm in")  # Ana's Discord speaks French
+        # The day before: Bob and Ana are in, each reminded in their own language; Dan said
+        # no and gets nothing.
         clock.advance(START - timedelta(days=1) - clock.now() + timedelta(minutes=1))
         await bot.timers.run_due()
         assert len(fake.dms(office.bob)) == 1 and "tomorrow" in fake.dms(office.bob)[0].content
+        assert [m.content.split(" : ")[0] for m in fake.dms(office.ana)] == ["Rappel"]
         assert fake.dms(office.dan) == []
     await bot.store.close()
     # A restart between the reminders sends nothing twice.
@@ -76,6 +79,7 @@ async def test_a_night_is_planned_answered_and_reminded_once(
         await bot.timers.run_due()
         await bot.timers.run_due()
         assert len(fake.dms(office.bob)) == 2 and "an hour" in fake.dms(office.bob)[1].content
+        assert "dans une heure" in fake.dms(office.ana)[-1].content
         assert fake.dms(office.dan) == []
     await bot.store.close()
 
