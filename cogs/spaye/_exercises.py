@@ -138,7 +138,9 @@ async def record_posted(
     latest = await table.bot.store.games.merge_meta_entry(
         stored.id, "records", key, {"message": message.id, "channel": message.channel.id}
     )
-    if latest.version == stored.version + 1:  # nothing else happened since
+    if latest.version == stored.version + 1 or not latest.is_active:
+        # nothing happened since; or the day closed, and its records keep their buttons,
+        # which a click then finds answered privately (its thread may be archived already)
         return
     public = (await table.settings_of(stored.guild_id)).locale
     now = _drawn(latest, key, public)
