@@ -15,7 +15,8 @@ The rule, in order:
    (``too_few``) when there are fewer than its smallest table, else the fewest needed
    (``no_seat``: Spit's odd one out).
 4. Each game's players are split into the fewest tables its largest table allows. Sorted by
-   rating, they are cut into contiguous groups (sizes within the game's counts) that
+   their rating *in that game* (an attendee's rating for the game when they have one, else
+   their overall rating: see :meth:`Attendee.rating_in`), they are cut into contiguous groups (sizes within the game's counts) that
    minimise the sum of the rating spreads (strongest minus weakest) inside the tables,
    then the unevenness of the sizes: players of close rating sit together. When computer
    seats are allowed, a game short of players gets one table filled with computers instead
@@ -96,15 +97,21 @@ def table_games() -> dict[str, PlayerCount]:
 
 @dataclass(frozen=True, slots=True)
 class Attendee:
-    """One person at the night: their id, the games they would play (``None``: any) and
-    their rating."""
+    """One person at the night: their id, the games they would play (``None``: any), their
+    overall rating, and their rating in the games where it says something (``by_game``:
+    ``(game, rating)`` pairs; a game missing there is judged by the overall one)."""
 
     user_id: int
     wishes: frozenset[str] | None
     rating: float
+    by_game: tuple[tuple[str, float], ...] = ()
 
     def wants(self, game: str) -> bool:
         return self.wishes is None or game in self.wishes
+
+    def rating_in(self, game: str) -> float:
+        """Their rating at ``game``: the game's own, else the overall one."""
+        return next((r for g, r in self.by_game if g == game), self.rating)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,13 +128,14 @@ class Table:
 
     @property
     def spread(self) -> float:
-        """Strongest minus weakest rating among the people at the table."""
-        ratings = [p.rating for p in self.players]
+        """Strongest minus weakest rating at the table's game among its people."""
+        ratings = [p.rating_in(self.game) for p in self.players]
         return max(ratings) - min(ratings) if ratings else 0.0
 
     @property
     def mean_rating(self) -> float:
-        return sum(p.rating for p in self.players) / len(self.players) if self.players else 0.0
+        ratings = [p.rating_in(self.game) for p in self.players]
+        return sum(ratings) / len(ratings) if ratings else 0.0
 
     def user_ids(self) -> tuple[int, ...]:
         return tuple(p.user_id for p in self.players)
@@ -315,10 +323,10 @@ def _split(
     n = len(group)
     if n == 0:
         return []
-    ranked = sorted(group, key=lambda p: (-p.rating, order.get(p.user_id, 0.0), p.user_id))
+    ranked = sorted(group, key=lambda p: (-p.rating_in(game), order.get(p.user_id, 0.0), p.user_id))
     k = math.ceil(n / counts.high)
     smallest = 1 if computers else counts.low
-    ratings = [p.rating for p in ranked]
+    ratings = [p.rating_in(game) for p in ranked]
     inf = (math.inf, math.inf, math.inf)
     # best[j][i]: (computer seats, spread, sum of squared sizes) of the first i in j tables.
     best = [[inf] * (n + 1) for _ in range(k + 1)]
@@ -386,12 +394,12 @@ def place_latecomer(
             candidates,
             key=lambda it: (
                 it[1].computers == 0,
-                abs(it[1].mean_rating - attendee.rating),
+                abs(it[1].mean_rating - attendee.rating_in(it[1].game)),
                 len(it[1].players),
                 it[0],
             ),
         )
-        people = tuple(sorted((*table.players, attendee), key=lambda p: -p.rating))
+        people = tuple(sorted((*table.players, attendee), key=lambda p: -p.rating_in(table.game)))
         grown = replace(table, players=people, computers=max(0, table.computers - 1))
         tables = list(seating.tables)
         tables[index] = grown

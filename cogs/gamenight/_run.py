@@ -89,24 +89,38 @@ def dump_seating(seating: Seating) -> dict[str, Any]:
 
     return {
         "tables": [
-            {"game": tb.game, "players": [person(p) for p in tb.players], "computers": tb.computers}
+            {
+                "game": tb.game,
+                "players": [[*person(p), dict(p.by_game)] for p in tb.players],
+                "computers": tb.computers,
+            }
             for tb in seating.tables
         ],
-        "waiting": [[*person(w.attendee), w.reason] for w in seating.waiting],
+        "waiting": [
+            [*person(w.attendee), w.reason, dict(w.attendee.by_game)] for w in seating.waiting
+        ],
     }
 
 
 def load_seating(data: Mapping[str, Any]) -> Seating:
-    def person(row: Sequence[Any]) -> Attendee:
+    def person(row: Sequence[Any], by_game: Any) -> Attendee:
         wishes = None if row[1] is None else frozenset(row[1])
-        return Attendee(int(row[0]), wishes, float(row[2]))
+        games = tuple(sorted((str(g), float(r)) for g, r in (by_game or {}).items()))
+        return Attendee(int(row[0]), wishes, float(row[2]), games)
+
+    def extra(row: Sequence[Any], at: int) -> Any:
+        return row[at] if len(row) > at else None  # a seating saved before game ratings
 
     return Seating(
         tuple(
-            Table(tb["game"], tuple(person(p) for p in tb["players"]), int(tb["computers"]))
+            Table(
+                tb["game"],
+                tuple(person(p, extra(p, 3)) for p in tb["players"]),
+                int(tb["computers"]),
+            )
             for tb in data.get("tables", [])
         ),
-        tuple(Waiting(person(w), str(w[3])) for w in data.get("waiting", [])),
+        tuple(Waiting(person(w, extra(w, 4)), str(w[3])) for w in data.get("waiting", [])),
     )
 
 
@@ -142,16 +156,22 @@ class NightRunner:
         guild = self.bot.get_guild(night.guild_id)
         return (await self.bot.guild_settings(guild or night.guild_id)).locale
 
-    async def _rating(self, guild_id: int, user_id: int, season: str) -> float:
-        rows = await self.bot.store.ratings.player(guild_id, user_id, season)
-        found = next((row.rating for row in rows if row.scope == OVERALL), None)
-        return float(display_rating(MU, SIGMA) if found is None else found)
-
     async def _attendee(
         self, night: Night, user_id: int, games: Sequence[str], season: str
     ) -> Attendee:
+        """The member as the seating sees them: their wishes, their overall rating this
+        season, and their rating in each of the night's games where they are no longer
+        provisional (a few games say little: the overall rating judges them there)."""
         wishes = frozenset(games) if games else ANY
-        return Attendee(user_id, wishes, await self._rating(night.guild_id, user_id, season))
+        rows = await self.bot.store.ratings.player(night.guild_id, user_id, season)
+        overall = next((row.rating for row in rows if row.scope == OVERALL), None)
+        by_game = tuple(
+            (row.scope, float(row.rating))
+            for row in rows
+            if row.scope in night.games and not row.provisional
+        )
+        rating = float(display_rating(MU, SIGMA) if overall is None else overall)
+        return Attendee(user_id, wishes, rating, by_game)
 
     async def _change_seating(self, night_id: int, change: Any, **fields: Any) -> tuple[Night, Any]:
         """Apply ``change(night, seating) -> (seating, answer)`` and store the new seating on

@@ -252,3 +252,25 @@ async def test_a_board_posted_before_its_id_was_recorded_is_not_posted_twice(
             if m.author is fake.bot_user and m.embeds and "Friday" in str(m.embeds[0])
         ]
         assert [m.id for m in boards] == [first]
+
+
+def test_a_seating_keeps_the_game_ratings_and_one_saved_before_them_loads() -> None:
+    """The night's ``meta`` keeps each person's game ratings beside the overall one; a
+    seating saved before they were kept loads with none (the overall rating judges)."""
+    from bot.nights.seating import Attendee, Seating, Table, Waiting
+    from cogs.gamenight._run import dump_seating
+
+    ana = Attendee(1, frozenset({"spit"}), 1500.0, (("spit", 900.0),))
+    bob = Attendee(2, None, 1400.0)
+    cid = Attendee(3, frozenset({"papayoo"}), 1300.0, (("papayoo", 1250.0),))
+    seating = Seating((Table("spit", (ana, bob)),), (Waiting(cid, "too_few"),))
+    assert load_seating(dump_seating(seating)) == seating
+    old = {
+        "tables": [
+            {"game": "spit", "players": [[1, ["spit"], 1500.0], [2, None, 1400.0]], "computers": 0}
+        ],
+        "waiting": [[3, ["papayoo"], 1300.0, "too_few"]],
+    }
+    loaded = load_seating(old)
+    assert [p.by_game for p in loaded.tables[0].players] == [(), ()]
+    assert loaded.waiting[0].reason == "too_few" and loaded.waiting[0].attendee.by_game == ()

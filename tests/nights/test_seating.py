@@ -67,6 +67,27 @@ def test_close_ratings_sit_together() -> None:
     assert all(t.spread == 5 for t in seating.tables)
 
 
+def test_a_table_is_cut_by_the_rating_in_its_game() -> None:
+    """Four Spit players: Ana is the strongest overall but new at Spit's speed, Dan the
+    weakest overall but a Spit regular. Cut by their Spit ratings (the overall one where
+    they have none), the two tables are Bob and Dan, then Cid and Ana."""
+    ana = Attendee(1, frozenset({"spit"}), 1500.0, (("spit", 900.0),))
+    bob = Attendee(2, frozenset({"spit"}), 1400.0)
+    cid = Attendee(3, frozenset({"spit"}), 1300.0, (("papayoo", 2000.0),))
+    dan = Attendee(4, frozenset({"spit"}), 1000.0, (("spit", 1350.0),))
+    seating = seat([ana, bob, cid, dan], GAMES)
+    assert [t.user_ids() for t in seating.tables] == [(2, 4), (3, 1)]  # strongest first
+    assert [t.spread for t in seating.tables] == [50.0, 400.0]
+    overall = seat([Attendee(a.user_id, a.wishes, a.rating) for a in (ana, bob, cid, dan)], GAMES)
+    assert [t.user_ids() for t in overall.tables] == [(1, 2), (3, 4)]
+    # a latecomer goes to the table whose mean rating at its game is closest to theirs
+    late = Attendee(5, frozenset({"papayoo"}), 1000.0, (("papayoo", 1800.0),))
+    papayoo = seat([Attendee(10 + i, frozenset({"papayoo"}), 1000.0) for i in range(3)], GAMES)
+    placed = place_latecomer(papayoo, late, GAMES)
+    assert placed.table == 0
+    assert placed.seating.tables[0].players[0] is late  # strongest at Papayoo first
+
+
 def test_spits_odd_one_out_waits_unless_computers_may_sit() -> None:
     people = [person(i, {"spit"}) for i in range(5)]
     seating = seat(people, GAMES)
