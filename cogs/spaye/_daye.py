@@ -307,7 +307,8 @@ async def post_reveal(
     with the draw; once posted, the record keeps where its message is, so that it can be
     redrawn as those exercises change (and is redrawn at once if one changed meanwhile)."""
     made = reveal_record(events, locale)
-    if made is None:
+    if made is None:  # not the end of a däye: nothing to post in the ticket's turn
+        day_posts(table.bot, stored.id).skip(ticket)
         return
     key, record = made
     saved = (stored.meta.get("records") or {}).get(key)
