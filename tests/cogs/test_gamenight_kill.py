@@ -1,9 +1,10 @@
-"""A game night's seating survives a real ``kill -9``: the bot runs in its own OS process
+"""A game night survives a real ``kill -9``: the bot runs in its own OS process
 (``tests.procbot``) against the fake Discord of this test, and is killed with SIGKILL at
-the worst moment of the seating, when Discord has created a table's thread and the bot has
-not read the reply (nor saved the thread's id). A new process on the same database takes
-the night over: every table opens once, in one thread each, and every attendee is pinged
-once."""
+the worst moments. At the seating: Discord has created a table's thread and the bot has not
+read the reply (nor saved the thread's id); a new process on the same database takes the
+night over, every table opens once, in one thread each, and every attendee is pinged once.
+At the close: Discord has taken the board's closing edit and the night is not yet marked
+closed; the next process closes it, with one board."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from pathlib import Path
 import pytest
 
 from bot.clock import SystemClock
-from bot.fakediscord.models import RecordedCall
+from bot.fakediscord.models import FakeUser, RecordedCall
 from bot.settings import Settings
 from bot.storage import Store, make_database
+from bot.storage.models import Night, NightTable
 from cogs.gamenight._plan import START, timer_key
 from cogs.gamenight._run import load_seating
 from tests.cogs.conftest import Office
@@ -83,6 +85,39 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
             await proc.wait()
 
 
+async def plan_night(office: Office, db_file: Path, people: list[FakeUser]) -> int:
+    """A night of ``people`` (Ana and Bob for Spit only), planned as ``/gamenight plan``
+    stores one, its hour a second away: the bot's sweep of the timers finds it."""
+    async with store_at(db_file) as store:
+        starts = SystemClock().now() + timedelta(seconds=1)
+        night = await store.nights.create(
+            guild_id=office.guild.id,
+            channel_id=office.general.id,
+            title="Friday",
+            starts_at=starts,
+            planner_id=office.owner.id,
+            games=["spit", "papayoo"],
+        )
+        wishes = {office.ana: ["spit"], office.bob: ["spit"]}
+        for user in people:
+            await store.nights.set_rsvp(night.id, user.id, "in", wishes.get(user, []))
+        await store.timers.put(START, starts, {"night_id": night.id}, timer_key(night.id, START))
+        return night.id
+
+
+async def playing(db_file: Path, night_id: int, log: Path) -> tuple[Night, list[NightTable]]:
+    """The night once seated and playing, every table's game started."""
+    async with store_at(db_file) as store:
+        for _ in range(300):
+            night = await store.nights.get(night_id)
+            assert night is not None
+            rows = await store.nights.tables(night_id)
+            if night.status == "playing" and rows and all(r.game_id for r in rows):
+                return night, rows
+            await asyncio.sleep(0.1)
+    raise AssertionError(f"the night is {night.status}: {rows}\n{log.read_text()[-4000:]}")
+
+
 async def test_a_kill_9_between_a_thread_and_its_record_seats_everyone_once(
     office: Office, db_file: Path, tmp_path: Path
 ) -> None:
@@ -102,21 +137,7 @@ async def test_a_kill_9_between_a_thread_and_its_record_seats_everyone_once(
         os.kill(first.pid, signal.SIGKILL)
 
     fake.before_reply.append(kill_at_the_second_thread)
-    # A night planned, its hour a second away: the bot's sweep of the timers finds it.
-    async with store_at(db_file) as store:
-        starts = SystemClock().now() + timedelta(seconds=1)
-        night = await store.nights.create(
-            guild_id=office.guild.id,
-            channel_id=office.general.id,
-            title="Friday",
-            starts_at=starts,
-            planner_id=office.owner.id,
-            games=["spit", "papayoo"],
-        )
-        wishes = {office.ana: ["spit"], office.bob: ["spit"]}
-        for user in people:
-            await store.nights.set_rsvp(night.id, user.id, "in", wishes.get(user, []))
-        await store.timers.put(START, starts, {"night_id": night.id}, timer_key(night.id, START))
+    night_id = await plan_night(office, db_file, people)
     try:
         await asyncio.wait_for(first.wait(), timeout=60)
     except TimeoutError:
@@ -131,16 +152,8 @@ async def test_a_kill_9_between_a_thread_and_its_record_seats_everyone_once(
 
     second = await spawn(office, db_file, log)
     try:
+        now, rows = await playing(db_file, night_id, log)
         async with store_at(db_file) as store:
-            for _ in range(300):
-                now = await store.nights.get(night.id)
-                assert now is not None
-                rows = await store.nights.tables(night.id)
-                if now.status == "playing" and rows and all(r.game_id for r in rows):
-                    break
-                await asyncio.sleep(0.1)
-            else:
-                raise AssertionError(f"the night is {now.status}: {rows}\n{log.read_text()}")
             seating = load_seating(now.meta["seating"])
             assert len(rows) == len(seating.tables) >= 2
             games = [g for g in await store.games.find(status=None) if g.kind != "lobby"]
@@ -161,5 +174,75 @@ async def test_a_kill_9_between_a_thread_and_its_record_seats_everyone_once(
         told = pings(fake)
         assert all(told[uid] == 1 for uid in seating.seated()), told
         assert Counter(u.id for u in people) == Counter([*seating.seated(), *seating.waiting_ids()])
+    finally:
+        await stop(second)
+
+
+async def test_a_kill_9_at_the_close_closes_the_night_once(
+    office: Office, db_file: Path, tmp_path: Path
+) -> None:
+    """Each table's host ends their game; the last end closes the night, and the bot is
+    killed when Discord has taken the board's closing edit (its picture) and the night is
+    not yet marked closed. The next process closes it: one board, edited to the close."""
+    fake = office.fake
+    db_file.parent.mkdir(parents=True, exist_ok=True)
+    log = tmp_path / "bot.log"
+    people = [office.ana, office.bob, office.cid, office.dan, office.eve, office.owner]
+    first = await spawn(office, db_file, log)
+    night_id = await plan_night(office, db_file, people)
+    _, rows = await playing(db_file, night_id, log)
+    killed: list[RecordedCall] = []
+
+    async def kill_at_the_closing_edit(call: RecordedCall) -> None:
+        """The board edited with the night's picture: the close. The bot dies there."""
+        if killed or call.method != "PATCH" or not call.files or call.status >= 300:
+            return
+        if call.path.startswith(f"/channels/{office.general.id}/messages/"):
+            killed.append(call)
+            os.kill(first.pid, signal.SIGKILL)
+
+    fake.before_reply.append(kill_at_the_closing_edit)
+    try:
+        async with store_at(db_file) as store:
+            for row in rows:
+                stored = await store.games.require(row.game_id)
+                host = fake.users[int(stored.meta["host"])]
+                assert row.thread_id is not None
+                where = fake.channels[row.thread_id]
+                asked = await fake.slash(host, where, f"{stored.kind} end", {})
+                assert asked.response is not None, asked.text
+                ended = await fake.click(
+                    host, asked.response, f"gn:{stored.kind}:{stored.id}:abandon"
+                )
+                assert ended.answered, ended.text
+        await asyncio.wait_for(first.wait(), timeout=60)
+    finally:
+        fake.before_reply.clear()
+        if first.returncode is None:
+            first.kill()
+            await first.wait()
+    assert killed and first.returncode == -signal.SIGKILL
+    async with store_at(db_file) as store:
+        left = await store.nights.get(night_id)
+        assert left is not None and left.status == "playing"  # killed before it was marked
+
+    second = await spawn(office, db_file, log)
+    try:
+        async with store_at(db_file) as store:
+            for _ in range(300):
+                closed = await store.nights.get(night_id)
+                assert closed is not None
+                if closed.status == "closed":
+                    break
+                await asyncio.sleep(0.1)
+            assert closed.status == "closed", log.read_text()[-4000:]
+        board = fake.message(int(killed[0].path.rsplit("/", 1)[1]))
+        mine = [m for m in fake.channel_messages(office.general) if m.author is fake.bot_user]
+        assert mine == [board]  # one board, never posted again
+        closing = [
+            c for c in fake.calls if c.method == "PATCH" and c.files and c.path == killed[0].path
+        ]
+        assert len(closing) == 2  # the edit the first process died on, and the next's
+        assert board.attachments and board.embeds and board.embeds[0].get("image")
     finally:
         await stop(second)
