@@ -3,10 +3,13 @@ the minimum-players check, through the real bot against the fake Discord."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.client import GamenightBot
 from bot.clock import FakeClock
 from bot.fakediscord.events import CREATE_EVENTS
 from bot.fakediscord.models import DEFAULT_EVERYONE_PERMISSIONS
@@ -24,8 +27,22 @@ def allow_events(office: Office) -> None:
     bot_member.permissions_override = DEFAULT_EVERYONE_PERMISSIONS | CREATE_EVENTS
 
 
-async def set_paris(bot: object, office: Office) -> None:
-    await bot.store.settings.update(office.guild.id, {"timezone": "Europe/Paris"})  # type: ignore[attr-defined]
+async def set_paris(bot: GamenightBot, office: Office) -> None:
+    await bot.store.settings.update(office.guild.id, {"timezone": "Europe/Paris"})
+
+
+@asynccontextmanager
+async def night_bot(
+    office: Office, make_bot: MakeBot, cogs: Sequence[str] = COGS, *, paris: bool = True
+) -> AsyncIterator[GamenightBot]:
+    """The bot running against the office (in Paris time unless ``paris=False``: a restart
+    finds the setting saved), its database closed afterwards."""
+    bot = make_bot(cogs)
+    async with office.fake.run_client(bot):
+        if paris:
+            await set_paris(bot, office)
+        yield bot
+    await bot.store.close()
 
 
 async def test_a_night_is_planned_answered_and_reminded_once(
@@ -34,9 +51,7 @@ async def test_a_night_is_planned_answered_and_reminded_once(
     fake, owner, general = office.fake, office.owner, office.general
     fake.follow_clock(clock)
     allow_events(office)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await set_paris(bot, office)
+    async with night_bot(office, make_bot) as bot:
         done = await fake.slash(owner, general, "gamenight plan",
                                 {"when": WHEN, "games": "papayoo, Spit", "title": "Friday @everyone"})  # fmt: skip
         assert done.ephemeral and "planned" in done.text, done.text
@@ -69,10 +84,8 @@ async def test_a_night_is_planned_answered_and_reminded_once(
         assert len(fake.dms(office.bob)) == 1 and "tomorrow" in fake.dms(office.bob)[0].content
         assert [m.content.split(" : ")[0] for m in fake.dms(office.ana)] == ["Rappel"]
         assert fake.dms(office.dan) == []
-    await bot.store.close()
     # A restart between the reminders sends nothing twice.
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
+    async with night_bot(office, make_bot, paris=False) as bot:
         await bot.timers.run_due()
         assert len(fake.dms(office.bob)) == 1
         clock.advance(START - timedelta(hours=1) - clock.now() + timedelta(minutes=1))
@@ -81,7 +94,6 @@ async def test_a_night_is_planned_answered_and_reminded_once(
         assert len(fake.dms(office.bob)) == 2 and "an hour" in fake.dms(office.bob)[1].content
         assert "dans une heure" in fake.dms(office.ana)[-1].content
         assert fake.dms(office.dan) == []
-    await bot.store.close()
 
 
 async def test_bad_plans_get_a_private_answer_and_change_nothing(
@@ -89,8 +101,7 @@ async def test_bad_plans_get_a_private_answer_and_change_nothing(
 ) -> None:
     fake, owner, general = office.fake, office.owner, office.general
     fake.follow_clock(clock)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
+    async with night_bot(office, make_bot, paris=False) as bot:
         lacking = await fake.slash(
             owner, general, "gamenight plan", {"when": WHEN, "games": "spit"}
         )
@@ -120,7 +131,6 @@ async def test_bad_plans_get_a_private_answer_and_change_nothing(
         assert "Vous ne pouvez pas organiser" in ana.text, ana.text
         assert await bot.store.nights.upcoming(office.guild.id) == []
         assert fake.events_of(office.guild) == []
-    await bot.store.close()
 
 
 async def test_cancel_and_the_event_deleted_by_hand_tell_the_channel_once(
@@ -129,8 +139,7 @@ async def test_cancel_and_the_event_deleted_by_hand_tell_the_channel_once(
     fake, owner, general = office.fake, office.owner, office.general
     fake.follow_clock(clock)
     allow_events(office)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
+    async with night_bot(office, make_bot, paris=False) as bot:
         await fake.slash(owner, general, "gamenight plan", {"when": WHEN, "games": "any"})
         await fake.slash(
             owner, general, "gamenight plan", {"when": "2025-03-27 19:30", "games": "spit"}
@@ -155,7 +164,6 @@ async def test_cancel_and_the_event_deleted_by_hand_tell_the_channel_once(
         assert "was deleted" in notices[1].content and "is cancelled" in notices[0].content
         assert fake.buttons(fake.message(first.rsvp_message_id)) == []  # no answers any more
         assert "cancelled" in fake.message(second.rsvp_message_id).content
-    await bot.store.close()
 
 
 async def test_below_the_minimum_the_night_is_called_off_once(
@@ -164,9 +172,7 @@ async def test_below_the_minimum_the_night_is_called_off_once(
     fake, owner, general = office.fake, office.owner, office.general
     fake.follow_clock(clock)
     allow_events(office)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await set_paris(bot, office)
+    async with night_bot(office, make_bot) as bot:
         await fake.slash(owner, general, "gamenight plan",
                          {"when": WHEN, "games": "spit", "min-players": 3, "calloff-hours": 2})  # fmt: skip
         [night] = await bot.store.nights.upcoming(office.guild.id)
@@ -180,7 +186,6 @@ async def test_below_the_minimum_the_night_is_called_off_once(
         assert len(notices) == 1 and str(office.bob.id) in notices[0].content
         assert fake.scheduled_event(night.event_id).status == 4
         assert not (await bot.store.nights.was_sent(night.id, "remind_hour", office.bob.id))
-    await bot.store.close()
 
 
 async def test_the_planner_role_decides_who_plans_and_bots_do_not_answer(
@@ -193,8 +198,7 @@ async def test_the_planner_role_decides_who_plans_and_bots_do_not_answer(
     fake.member(office.guild, office.bob).roles.append(planners)
     robot = fake.add_user("Robo", bot=True)
     fake.add_member(office.guild, robot)
-    bot = make_bot(["cogs.config", *COGS])
-    async with fake.run_client(bot):
+    async with night_bot(office, make_bot, ["cogs.config", *COGS], paris=False) as bot:
         refused = await fake.slash(
             office.bob, general, "gamenight plan", {"when": WHEN, "games": "spit"}
         )
@@ -211,7 +215,6 @@ async def test_the_planner_role_decides_who_plans_and_bots_do_not_answer(
         answer = await fake.click(robot, fake.message(night.rsvp_message_id), label="I'm in")
         assert answer.ephemeral and "Bots do not answer" in answer.text
         assert await bot.store.nights.rsvps(night.id) == []
-    await bot.store.close()
 
 
 async def test_edit_moves_the_event_the_message_and_the_reminders(
@@ -220,9 +223,7 @@ async def test_edit_moves_the_event_the_message_and_the_reminders(
     fake, owner, general = office.fake, office.owner, office.general
     fake.follow_clock(clock)
     allow_events(office)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await set_paris(bot, office)
+    async with night_bot(office, make_bot) as bot:
         await fake.slash(owner, general, "gamenight plan", {"when": WHEN, "games": "spit"})
         [night] = await bot.store.nights.upcoming(office.guild.id)
         await fake.click(office.bob, fake.message(night.rsvp_message_id), label="I'm in")
@@ -248,7 +249,6 @@ async def test_edit_moves_the_event_the_message_and_the_reminders(
         clock.advance(later - timedelta(days=1) - clock.now() + timedelta(minutes=1))
         await bot.timers.run_due()
         assert len(fake.dms(office.bob)) == 1
-    await bot.store.close()
 
 
 async def test_a_weekly_night_plans_the_next_once_at_the_same_local_hour(
@@ -257,9 +257,7 @@ async def test_a_weekly_night_plans_the_next_once_at_the_same_local_hour(
     fake, owner, general = office.fake, office.owner, office.general
     fake.follow_clock(clock)
     allow_events(office)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await set_paris(bot, office)
+    async with night_bot(office, make_bot) as bot:
         # Thursday 27 March 19:30 in Paris (UTC+1); a week later Paris is on summer time.
         await fake.slash(owner, general, "gamenight plan",
                          {"when": "2025-03-27 19:30", "games": "spit", "weekly": True})  # fmt: skip
@@ -267,9 +265,7 @@ async def test_a_weekly_night_plans_the_next_once_at_the_same_local_hour(
         assert night.weekly
         clock.advance(night.starts_at - clock.now())
         await bot.timers.run_due()
-    await bot.store.close()
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
+    async with night_bot(office, make_bot, paris=False) as bot:
         await bot.timers.run_due()  # after a restart: nothing planned twice
         nights = await bot.store.nights.upcoming(office.guild.id)
         following = [n for n in nights if n.id != night.id]
@@ -278,7 +274,6 @@ async def test_a_weekly_night_plans_the_next_once_at_the_same_local_hour(
         assert following[0].weekly and following[0].event_id != night.event_id
         assert len(fake.events_of(office.guild)) == 2
         assert fake.message(following[0].rsvp_message_id).channel is general
-    await bot.store.close()
 
 
 async def test_an_undecided_evening_is_polled_and_the_winner_becomes_the_night(
@@ -287,9 +282,7 @@ async def test_an_undecided_evening_is_polled_and_the_winner_becomes_the_night(
     fake, owner, general = office.fake, office.owner, office.general
     fake.follow_clock(clock)
     allow_events(office)
-    bot = make_bot(COGS)
-    async with fake.run_client(bot):
-        await set_paris(bot, office)
+    async with night_bot(office, make_bot) as bot:
         eleven = " | ".join(f"2025-03-{day} 19:30" for day in range(17, 28))
         many = await fake.slash(owner, general, "gamenight plan", {"when": eleven, "games": "spit"})
         assert "at most 10 evenings" in many.text
@@ -317,4 +310,3 @@ async def test_an_undecided_evening_is_polled_and_the_winner_becomes_the_night(
             "I'm in", "Maybe", "Can't"]  # fmt: skip
         await bot.timers.run_due()
         assert len(fake.events_of(office.guild)) == 1
-    await bot.store.close()
